@@ -1,0 +1,123 @@
+/* grammar-database.h: the relational database the data comes from
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "grammar-cursor.h"
+#include "grammar-result.h"
+#include "grammar-schema.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GRAMMAR_DATABASE_EXTENSION_POINT_NAME:
+ *
+ * The GIO extension point that database plugins implement.
+ */
+#define GRAMMAR_DATABASE_EXTENSION_POINT_NAME "grammar-database"
+
+#define GRAMMAR_TYPE_DATABASE (grammar_database_get_type ())
+G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObject)
+
+/**
+ * GrammarDatabaseInterface:
+ * @g_iface: the parent interface
+ * @get_schema: introspects the schema (required)
+ * @query_cursor: prepares and starts a single read-only statement with bound parameters (required)
+ * @quote_identifier: quotes a table or column name for the SQL dialect (default: ANSI double quotes)
+ * @distinct_values: the distinct values of one column (default: `SELECT DISTINCT` through @query_cursor)
+ * @get_schema_async: starts @get_schema (default: @get_schema in a worker thread)
+ * @get_schema_finish: finishes @get_schema_async
+ * @query_async: starts a query whose rows are read into a #GrammarResult (default: @query_cursor in a worker thread)
+ * @query_finish: finishes @query_async
+ *
+ * The virtual functions of a database plugin. Implementations refuse
+ * anything but a single read-only statement, and never build SQL by
+ * pasting values into text.
+ */
+struct _GrammarDatabaseInterface
+{
+  GTypeInterface g_iface;
+
+  GrammarSchema * (*get_schema)        (GrammarDatabase      *self,
+                                        GCancellable         *cancellable,
+                                        GError              **error);
+  GrammarCursor * (*query_cursor)      (GrammarDatabase      *self,
+                                        const char           *sql,
+                                        GVariant             *parameters,
+                                        GCancellable         *cancellable,
+                                        GError              **error);
+  char *          (*quote_identifier)  (GrammarDatabase      *self,
+                                        const char           *identifier);
+  GrammarResult * (*distinct_values)   (GrammarDatabase      *self,
+                                        const char           *table,
+                                        const char           *column,
+                                        GCancellable         *cancellable,
+                                        GError              **error);
+
+  void            (*get_schema_async)  (GrammarDatabase      *self,
+                                        GCancellable         *cancellable,
+                                        GAsyncReadyCallback   callback,
+                                        gpointer              user_data);
+  GrammarSchema * (*get_schema_finish) (GrammarDatabase      *self,
+                                        GAsyncResult         *result,
+                                        GError              **error);
+  void            (*query_async)       (GrammarDatabase      *self,
+                                        const char           *sql,
+                                        GVariant             *parameters,
+                                        GCancellable         *cancellable,
+                                        GAsyncReadyCallback   callback,
+                                        gpointer              user_data);
+  GrammarResult * (*query_finish)      (GrammarDatabase      *self,
+                                        GAsyncResult         *result,
+                                        GError              **error);
+
+  /*< private >*/
+  gpointer padding[8];
+};
+
+GrammarSchema *grammar_database_get_schema        (GrammarDatabase      *self,
+                                                   GCancellable         *cancellable,
+                                                   GError              **error);
+void           grammar_database_get_schema_async  (GrammarDatabase      *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+GrammarSchema *grammar_database_get_schema_finish (GrammarDatabase      *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+GrammarCursor *grammar_database_query_cursor      (GrammarDatabase      *self,
+                                                   const char           *sql,
+                                                   GVariant             *parameters,
+                                                   GCancellable         *cancellable,
+                                                   GError              **error);
+GrammarResult *grammar_database_query             (GrammarDatabase      *self,
+                                                   const char           *sql,
+                                                   GVariant             *parameters,
+                                                   GCancellable         *cancellable,
+                                                   GError              **error);
+void           grammar_database_query_async       (GrammarDatabase      *self,
+                                                   const char           *sql,
+                                                   GVariant             *parameters,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+GrammarResult *grammar_database_query_finish      (GrammarDatabase      *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+char          *grammar_database_quote_identifier  (GrammarDatabase      *self,
+                                                   const char           *identifier);
+GrammarResult *grammar_database_distinct_values   (GrammarDatabase      *self,
+                                                   const char           *table,
+                                                   const char           *column,
+                                                   GCancellable         *cancellable,
+                                                   GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,41 @@
+/* grammar.h: GRAMMAR, grounded and modular evaluation of RAG systems
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#define GRAMMAR_INSIDE
+
+#include "grammar-version.h"
+#include "grammar-error.h"
+#include "grammar-enums.h"
+
+#include "grammar-column.h"
+#include "grammar-foreign-key.h"
+#include "grammar-table.h"
+#include "grammar-schema.h"
+#include "grammar-cursor.h"
+#include "grammar-result.h"
+
+#include "grammar-chat-request.h"
+#include "grammar-chat-response.h"
+#include "grammar-embeddings.h"
+#include "grammar-document.h"
+#include "grammar-hit.h"
+#include "grammar-verdict.h"
+#include "grammar-record.h"
+#include "grammar-metric-value.h"
+#include "grammar-answer.h"
+
+#include "grammar-database.h"
+#include "grammar-llm.h"
+#include "grammar-retriever.h"
+#include "grammar-matcher.h"
+#include "grammar-metric.h"
+#include "grammar-system.h"
+
+#include "grammar-plugin-info.h"
+#include "grammar-registry.h"
+#include "grammar-config.h"
+
+#undef GRAMMAR_INSIDE
