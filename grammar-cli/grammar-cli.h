@@ -1,0 +1,34 @@
+/* grammar-cli.h: what the subcommands of `grammar` share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <grammar.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses, as DESIGN.md fixes them. */
+enum {
+  GRAMMAR_EXIT_OK = 0,
+  GRAMMAR_EXIT_FAILED = 1,  /* the run failed: a server unreachable, an I/O error */
+  GRAMMAR_EXIT_USAGE = 2,   /* bad usage, configuration or input */
+};
+
+int            grammar_cli_plugins     (int            argc,
+                                        char         **argv);
+int            grammar_cli_schema      (int            argc,
+                                        char         **argv);
+
+gboolean       grammar_cli_parse       (GOptionContext *context,
+                                        const char     *command,
+                                        int            *argc,
+                                        char         ***argv,
+                                        int            *exit_status);
+int            grammar_cli_report      (const char     *command,
+                                        const GError   *error);
+GrammarConfig *grammar_cli_load_config (const char     *path,
+                                        GError        **error);
+void           grammar_cli_print_json  (JsonNode       *node);
+
+G_END_DECLS

@@ -1,0 +1,92 @@
+/* main.c: the `grammar` command and its subcommands
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+
+#include "grammar-cli.h"
+
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} Command;
+
+static const Command commands[] = {
+  { "plugins", "List every plugin: interface, name, description, properties", grammar_cli_plugins },
+  { "schema", "Show the tables, columns, keys and foreign keys of the configured database", grammar_cli_schema },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: grammar COMMAND [OPTION…]\n\n"
+                "GRAMMAR: grounded and modular evaluation of retrieval-augmented generation.\n\n"
+                "Commands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nOptions:\n"
+                "  -h, --help     Show this help\n"
+                "  --version      Show the version\n\n"
+                "Run “grammar COMMAND --help” for the options of a command.\n"
+                "Exit status: 0 success, 1 the run failed, 2 bad usage, configuration or input.\n");
+}
+
+static const Command *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (commands[i].name, name))
+      return &commands[i];
+  return NULL;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const Command *command;
+
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return GRAMMAR_EXIT_USAGE;
+    }
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
+      (g_str_equal (argv[1], "help") && argc == 2))
+    {
+      print_usage (stdout);
+      return GRAMMAR_EXIT_OK;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("grammar %s\n", GRAMMAR_VERSION);
+      return GRAMMAR_EXIT_OK;
+    }
+  if (g_str_equal (argv[1], "help"))
+    {
+      char *help_argv[] = { argv[2], (char *) "--help", NULL };
+
+      command = find_command (argv[2]);
+      if (command == NULL)
+        {
+          fprintf (stderr, "grammar: unknown command “%s”; run “grammar --help” for the list\n", argv[2]);
+          return GRAMMAR_EXIT_USAGE;
+        }
+      return command->run (2, help_argv);
+    }
+
+  command = find_command (argv[1]);
+  if (command == NULL)
+    {
+      fprintf (stderr, "grammar: unknown command “%s”; run “grammar --help” for the list\n", argv[1]);
+      return GRAMMAR_EXIT_USAGE;
+    }
+  return command->run (argc - 1, argv + 1);
+}
