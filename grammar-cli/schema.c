@@ -84,7 +84,10 @@ print_table (GrammarTable *table)
       g_autofree char *notes = describe_column (table, column);
       int pad = name_width - (int) g_utf8_strlen (name, -1);
 
-      printf ("  %s%*s  %-*s  %s\n", name, pad, "", type_width, type != NULL ? type : "-", notes);
+      g_autofree char *line = g_strdup_printf ("  %s%*s  %-*s  %s", name, pad, "", type_width,
+                                               type != NULL ? type : "-", notes);
+
+      printf ("%s\n", g_strchomp (line));
     }
 
   if (primary_key[0] != NULL && primary_key[1] != NULL)

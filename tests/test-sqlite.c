@@ -262,6 +262,9 @@ test_schema_keys (void)
   /* Two foreign keys; the one to company names no column, so it means company's primary key. */
   foreign_keys = grammar_table_get_foreign_keys (employment);
   g_assert_cmpuint (foreign_keys->len, ==, 2);
+  /* In declaration order (SQLite numbers them from the last). */
+  g_assert_cmpstr (grammar_foreign_key_get_referenced_table (g_ptr_array_index (foreign_keys, 0)), ==, "company");
+  g_assert_cmpstr (grammar_foreign_key_get_referenced_table (g_ptr_array_index (foreign_keys, 1)), ==, "people");
   for (guint i = 0; i < foreign_keys->len; i++)
     {
       GrammarForeignKey *key = g_ptr_array_index (foreign_keys, i);

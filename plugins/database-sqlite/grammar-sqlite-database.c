@@ -620,9 +620,10 @@ grammar_sqlite_database_query_cursor (GrammarDatabase  *database,
 #define INDEX_COLUMNS_SQL \
   "SELECT name FROM pragma_index_info(?1, 'main') ORDER BY seqno"
 
+/* SQLite numbers foreign keys from the last declared; list them in declaration order. */
 #define FOREIGN_KEYS_SQL \
   "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1, 'main')" \
-  " ORDER BY id, seq"
+  " ORDER BY id DESC, seq"
 
 static sqlite3_stmt *
 prepare_internal (GrammarSqliteDatabase  *self,
