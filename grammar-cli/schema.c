@@ -107,9 +107,15 @@ print_table (GrammarTable *table)
   for (guint i = 0; i < foreign_keys->len; i++)
     {
       GrammarForeignKey *fk = g_ptr_array_index (foreign_keys, i);
-      g_autofree char *from = join_columns (grammar_foreign_key_get_columns (fk));
-      g_autofree char *to = join_columns (grammar_foreign_key_get_referenced_columns (fk));
+      const char * const *columns = grammar_foreign_key_get_columns (fk);
+      g_autofree char *from = NULL;
+      g_autofree char *to = NULL;
 
+      /* A single-column key is shown on its column already. */
+      if (columns[1] == NULL)
+        continue;
+      from = join_columns (columns);
+      to = join_columns (grammar_foreign_key_get_referenced_columns (fk));
       printf ("  foreign key (%s) → %s(%s)\n", from, grammar_foreign_key_get_referenced_table (fk), to);
     }
 }

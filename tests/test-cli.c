@@ -187,7 +187,8 @@ test_schema (void)
   assert_contains (text.out, "3 tables, 0 views");
   assert_contains (text.out, "TABLE review");
   assert_contains (text.out, "primary key (book_id, reviewer)");
-  assert_contains (text.out, "foreign key (author_id) → author(author_id)");
+  assert_contains (text.out, "author_id  INTEGER  → author(author_id)");
+  assert_contains (text.out, "book_id   INTEGER  primary key 1  → book(book_id)");
 
   run_grammar (&json, "schema", "--json", "-c", config, NULL);
   g_assert_cmpint (json.status, ==, 0);
