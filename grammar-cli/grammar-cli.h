@@ -19,6 +19,14 @@ int            grammar_cli_plugins     (int            argc,
                                         char         **argv);
 int            grammar_cli_schema      (int            argc,
                                         char         **argv);
+int            grammar_cli_sql_templates (int          argc,
+                                          char       **argv);
+int            grammar_cli_text_templates (int         argc,
+                                           char      **argv);
+int            grammar_cli_qa          (int            argc,
+                                        char         **argv);
+int            grammar_cli_import      (int            argc,
+                                        char         **argv);
 
 gboolean       grammar_cli_parse       (GOptionContext *context,
                                         const char     *command,

@@ -19,6 +19,10 @@ typedef struct
 static const Command commands[] = {
   { "plugins", "List every plugin: interface, name, description, properties", grammar_cli_plugins },
   { "schema", "Show the tables, columns, keys and foreign keys of the configured database", grammar_cli_schema },
+  { "sql-templates", "Generate SQL query templates from the schema and data (or an LLM)", grammar_cli_sql_templates },
+  { "text-templates", "Turn SQL templates into natural-language templates in a style", grammar_cli_text_templates },
+  { "qa", "Fill templates with database values: grounded query-answer pairs", grammar_cli_qa },
+  { "import", "Import files of the Python GRAMMAR tool", grammar_cli_import },
 };
 
 static void
@@ -28,7 +32,7 @@ print_usage (FILE *out)
                 "GRAMMAR: grounded and modular evaluation of retrieval-augmented generation.\n\n"
                 "Commands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf (out, "  %-15s %s\n", commands[i].name, commands[i].summary);
   fprintf (out, "\nOptions:\n"
                 "  -h, --help     Show this help\n"
                 "  --version      Show the version\n\n"

@@ -179,9 +179,22 @@ grammar_database_real_query_finish (GrammarDatabase  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+static gboolean
+grammar_database_real_check_query (GrammarDatabase  *self,
+                                   const char       *sql,
+                                   guint            *n_parameters,
+                                   GError          **error)
+{
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_NOT_SUPPORTED,
+               "the %s database plugin cannot check a statement without running it",
+               G_OBJECT_TYPE_NAME (self));
+  return FALSE;
+}
+
 static void
 grammar_database_default_init (GrammarDatabaseInterface *iface)
 {
+  iface->check_query = grammar_database_real_check_query;
   iface->quote_identifier = grammar_database_real_quote_identifier;
   iface->distinct_values = grammar_database_real_distinct_values;
   iface->get_schema_async = grammar_database_real_get_schema_async;
@@ -416,4 +429,38 @@ grammar_database_distinct_values (GrammarDatabase  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return GRAMMAR_DATABASE_GET_IFACE (self)->distinct_values (self, table, column, cancellable, error);
+}
+
+/**
+ * grammar_database_check_query:
+ * @self: a #GrammarDatabase
+ * @sql: one statement, with `?` placeholders for parameters
+ * @n_parameters: (out) (optional): the number of parameters the statement takes
+ * @error: return location for a #GError
+ *
+ * Compiles @sql without running it, and refuses it as
+ * grammar_database_query_cursor() would: a statement that writes, more
+ * than one statement, or SQL that does not compile. Plugins that cannot
+ * do this fail with %GRAMMAR_ERROR_NOT_SUPPORTED; the statement is then
+ * still checked when it runs.
+ *
+ * Returns: %TRUE when @sql is a single read-only query
+ */
+gboolean
+grammar_database_check_query (GrammarDatabase  *self,
+                              const char       *sql,
+                              guint            *n_parameters,
+                              GError          **error)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (GRAMMAR_IS_DATABASE (self), FALSE);
+  g_return_val_if_fail (sql != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!GRAMMAR_DATABASE_GET_IFACE (self)->check_query (self, sql, &n, error))
+    return FALSE;
+  if (n_parameters != NULL)
+    *n_parameters = n;
+  return TRUE;
 }

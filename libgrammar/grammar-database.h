@@ -37,6 +37,7 @@ G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObje
  * @get_schema_finish: finishes @get_schema_async
  * @query_async: starts a query whose rows are read into a #GrammarResult (default: @query_cursor in a worker thread)
  * @query_finish: finishes @query_async
+ * @check_query: compiles a statement without running it, with the same refusals as @query_cursor, and counts its parameters (default: fails with %GRAMMAR_ERROR_NOT_SUPPORTED)
  *
  * The virtual functions of a database plugin. Implementations refuse
  * anything but a single read-only statement, and never build SQL by
@@ -78,9 +79,13 @@ struct _GrammarDatabaseInterface
   GrammarResult * (*query_finish)      (GrammarDatabase      *self,
                                         GAsyncResult         *result,
                                         GError              **error);
+  gboolean        (*check_query)       (GrammarDatabase      *self,
+                                        const char           *sql,
+                                        guint                *n_parameters,
+                                        GError              **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 GrammarSchema *grammar_database_get_schema        (GrammarDatabase      *self,
@@ -114,6 +119,10 @@ GrammarResult *grammar_database_query_finish      (GrammarDatabase      *self,
                                                    GError              **error);
 char          *grammar_database_quote_identifier  (GrammarDatabase      *self,
                                                    const char           *identifier);
+gboolean       grammar_database_check_query       (GrammarDatabase      *self,
+                                                   const char           *sql,
+                                                   guint                *n_parameters,
+                                                   GError              **error);
 GrammarResult *grammar_database_distinct_values   (GrammarDatabase      *self,
                                                    const char           *table,
                                                    const char           *column,

@@ -34,6 +34,16 @@
 #include "grammar-metric.h"
 #include "grammar-system.h"
 
+#include "grammar-sql-template.h"
+#include "grammar-text-template.h"
+#include "grammar-template-set.h"
+#include "grammar-schema-generator.h"
+#include "grammar-llm-sql-generator.h"
+#include "grammar-rule-verbalizer.h"
+#include "grammar-llm-verbalizer.h"
+#include "grammar-qa-generator.h"
+#include "grammar-py-import.h"
+
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"
 #include "grammar-config.h"

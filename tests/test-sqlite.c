@@ -698,6 +698,66 @@ test_refusals (void)
   g_assert_cmpint (count_rows (database, "people"), ==, 5);
 }
 
+/* Compiling without running: the refusals of a query, and the parameter count. */
+static void
+test_check_query (void)
+{
+  g_autoptr (GrammarDatabase) database = open_fixture ();
+  g_autoptr (GrammarResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  const struct
+  {
+    const char *sql;
+    guint n_parameters;
+  } accepted[] = {
+    { "SELECT 1", 0 },
+    { "SELECT name FROM people WHERE name = ?1 OR email = ?1;", 1 },
+    { "SELECT name FROM people WHERE name = ? AND email = ?", 2 },
+    { "-- why\nWITH x(n) AS (SELECT ?1) SELECT n FROM x WHERE n = ?2", 2 },
+  };
+  const struct
+  {
+    const char *sql;
+    int code;
+  } refused[] = {
+    { "DELETE FROM people WHERE name = ?", GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY },
+    { "DROP TABLE people", GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY },
+    { "UPDATE people SET name = ?1", GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY },
+    { "WITH x AS (SELECT 1) DELETE FROM people", GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY },
+    { "SELECT 1; DELETE FROM people", GRAMMAR_DATABASE_ERROR_MULTIPLE_STATEMENTS },
+    { "SELECT name FROM people WHERE", GRAMMAR_DATABASE_ERROR_SYNTAX },
+    { "SELECT nope FROM people", GRAMMAR_DATABASE_ERROR_SYNTAX },
+    { "", GRAMMAR_DATABASE_ERROR_SYNTAX },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      guint n_parameters = 99;
+
+      g_assert_true (grammar_database_check_query (database, accepted[i].sql, &n_parameters, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (n_parameters, ==, accepted[i].n_parameters);
+    }
+  g_assert_true (grammar_database_check_query (database, "SELECT 1", NULL, &error));
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      guint n_parameters = 99;
+
+      g_assert_false (grammar_database_check_query (database, refused[i].sql, &n_parameters, &error));
+      g_assert_error (error, GRAMMAR_DATABASE_ERROR, refused[i].code);
+      g_assert_cmpuint (n_parameters, ==, 99);
+      g_clear_error (&error);
+    }
+
+  /* Only compiled: an error that stepping raises is not seen. */
+  g_assert_true (grammar_database_check_query (database, "SELECT abs(-9223372036854775807 - 1)", NULL, &error));
+  result = grammar_database_query (database, "SELECT abs(-9223372036854775807 - 1)", NULL, NULL, &error);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY);
+  g_assert_null (result);
+  g_assert_cmpint (count_rows (database, "people"), ==, 5);
+}
+
 static void
 test_accepted_forms (void)
 {
@@ -1094,6 +1154,7 @@ main (int   argc,
   g_test_add_func ("/sqlite/unknown-names", test_unknown_names);
   g_test_add_func ("/sqlite/safety/refusals", test_refusals);
   g_test_add_func ("/sqlite/safety/accepted", test_accepted_forms);
+  g_test_add_func ("/sqlite/check-query", test_check_query);
   g_test_add_func ("/sqlite/cursor", test_cursor);
   g_test_add_func ("/sqlite/cancel", test_cancel);
   g_test_add_func ("/sqlite/async/query", test_async);

@@ -587,6 +587,30 @@ grammar_sqlite_database_query_cursor (GrammarDatabase  *database,
   return grammar_sqlite_cursor_new (self, g_steal_pointer (&stmt));
 }
 
+/* The checks of query_cursor, without binding or stepping anything. */
+static gboolean
+grammar_sqlite_database_check_query (GrammarDatabase  *database,
+                                     const char       *sql,
+                                     guint            *n_parameters,
+                                     GError          **error)
+{
+  GrammarSqliteDatabase *self = GRAMMAR_SQLITE_DATABASE (database);
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  const char *start;
+
+  if (!check_open (self, error))
+    return FALSE;
+  start = find_query_start (sql, error);
+  if (start == NULL)
+    return FALSE;
+
+  stmt = prepare_query (self, start, error);
+  if (stmt == NULL)
+    return FALSE;
+  *n_parameters = (guint) sqlite3_bind_parameter_count (stmt);
+  return TRUE;
+}
+
 /* Schema introspection. Runs with the connection mutex held and the
  * authorizer in introspection mode; names are always bound. */
 
@@ -1298,6 +1322,7 @@ grammar_sqlite_database_database_iface_init (GrammarDatabaseInterface *iface)
 {
   iface->get_schema = grammar_sqlite_database_get_schema;
   iface->query_cursor = grammar_sqlite_database_query_cursor;
+  iface->check_query = grammar_sqlite_database_check_query;
 }
 
 static void

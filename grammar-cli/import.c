@@ -1,0 +1,148 @@
+/* import.c: `grammar import`, files of the Python GRAMMAR tool
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "grammar-cli.h"
+
+typedef struct
+{
+  char *from;
+  char *output;
+  char *config_path;
+  char *style;
+  gboolean quiet;
+} Options;
+
+static void
+options_clear (Options *options)
+{
+  g_free (options->from);
+  g_free (options->output);
+  g_free (options->config_path);
+  g_free (options->style);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+static gboolean
+check_usage (Options  *options,
+             int       argc,
+             int      *status)
+{
+  const char *problem = NULL;
+
+  if (options->from == NULL)
+    problem = "say where the files come from: --from grammar-py";
+  else if (!g_str_equal (options->from, "grammar-py"))
+    problem = "unknown --from value; the only source so far is grammar-py (the Python GRAMMAR tool)";
+  else if (options->output == NULL)
+    problem = "no output file given; pass -o text-templates.json";
+  else if (argc < 2)
+    problem = "no input file given: pass the Python tool's sql_templates.json and STYLE.json files";
+
+  if (problem == NULL)
+    return TRUE;
+  fprintf (stderr, "grammar import: %s\n", problem);
+  *status = GRAMMAR_EXIT_USAGE;
+  return FALSE;
+}
+
+/* The database to validate against, when a keyfile is given. */
+static gboolean
+open_database (const char       *config_path,
+               GrammarDatabase **database,
+               GError          **error)
+{
+  g_autoptr (GrammarConfig) config = NULL;
+  GObject *object;
+
+  *database = NULL;
+  if (config_path == NULL)
+    return TRUE;
+  config = grammar_cli_load_config (config_path, error);
+  if (config == NULL)
+    return FALSE;
+  object = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, error);
+  *database = object != NULL ? GRAMMAR_DATABASE (object) : NULL;
+  return object != NULL;
+}
+
+static void
+print_summary (GrammarTemplateSet *set,
+               const char         *output,
+               guint               n_problems)
+{
+  g_auto (GStrv) styles = grammar_template_set_dup_styles (set);
+  g_autofree char *style_list = g_strjoinv (", ", styles);
+
+  fprintf (stderr, "grammar import: %u SQL template(s) and %u text template(s)%s%s%s written to %s",
+           grammar_template_set_get_sql_templates (set)->len,
+           grammar_template_set_get_text_templates (set)->len,
+           styles[0] != NULL ? " (styles: " : "", style_list, styles[0] != NULL ? ")" : "", output);
+  if (n_problems > 0)
+    fprintf (stderr, "; %u problem(s) above", n_problems);
+  fprintf (stderr, "\n");
+}
+
+int
+grammar_cli_import (int    argc,
+                    char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GrammarDatabase) database = NULL;
+  g_autoptr (GrammarTemplateSet) set = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) problems = NULL;
+  g_auto (Options) options = { 0, };
+  int status = GRAMMAR_EXIT_OK;
+  GOptionEntry entries[] = {
+    { "from", 0, 0, G_OPTION_ARG_STRING, &options.from, "Where the files come from: grammar-py", "TOOL" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output, "The text-templates.json to write", "FILE" },
+    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &options.config_path,
+      "A keyfile whose [database] the SQL templates are validated against", "FILE" },
+    { "style", 0, 0, G_OPTION_ARG_STRING, &options.style,
+      "The style of the text templates (default: each file's name, short.json → short)", "STYLE" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet, "Do not print the summary", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = g_option_context_new ("FILE… — import the template files of another tool");
+  g_option_context_set_summary (context,
+    "Reads the Python GRAMMAR tool's SQLTemplateGenerator/sql_templates.json and\n"
+    "TextTemplateGenerator/STYLE.json files (the kind of each file is told from its\n"
+    "content) and writes one text-templates.json that `grammar qa` takes. Text\n"
+    "templates are matched to their SQL template by the SQL text up to whitespace.\n"
+    "With -c, SQL templates are validated against the configured database. Templates\n"
+    "left out are listed on stderr; a file that cannot be read or is of another\n"
+    "shape stops the import (exit status 2) and nothing is written.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!grammar_cli_parse (context, "import", &argc, &argv, &status))
+    return status;
+  if (!check_usage (&options, argc, &status))
+    return status;
+
+  if (!open_database (options.config_path, &database, &error))
+    return grammar_cli_report ("import", error);
+
+  set = grammar_template_set_new ();
+  if (!grammar_py_import_templates (set, (const char * const *) argv + 1, options.style, database, NULL,
+                                    &problems, &error))
+    return grammar_cli_report ("import", error);
+  for (guint i = 0; problems[i] != NULL; i++)
+    fprintf (stderr, "grammar import: %s\n", problems[i]);
+
+  if (grammar_template_set_get_sql_templates (set)->len == 0)
+    {
+      fprintf (stderr, "grammar import: no valid SQL template in the input; nothing written\n");
+      return GRAMMAR_EXIT_USAGE;
+    }
+  if (!grammar_template_set_save_text_templates (set, options.output, &error))
+    return grammar_cli_report ("import", error);
+  if (!options.quiet)
+    print_summary (set, options.output, g_strv_length (problems));
+  return GRAMMAR_EXIT_OK;
+}

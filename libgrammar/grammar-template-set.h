@@ -1,0 +1,46 @@
+/* grammar-template-set.h: SQL templates and their text forms, as files
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include "grammar-sql-template.h"
+#include "grammar-text-template.h"
+
+G_BEGIN_DECLS
+
+#define GRAMMAR_TYPE_TEMPLATE_SET (grammar_template_set_get_type ())
+G_DECLARE_FINAL_TYPE (GrammarTemplateSet, grammar_template_set, GRAMMAR, TEMPLATE_SET, GObject)
+
+GrammarTemplateSet *grammar_template_set_new                    (void);
+gboolean            grammar_template_set_add_sql_template       (GrammarTemplateSet  *self,
+                                                                 GrammarSqlTemplate  *sql_template);
+gboolean            grammar_template_set_add_text_template      (GrammarTemplateSet  *self,
+                                                                 GrammarTextTemplate *text_template);
+GPtrArray          *grammar_template_set_get_sql_templates      (GrammarTemplateSet  *self);
+GrammarSqlTemplate *grammar_template_set_lookup_sql_template    (GrammarTemplateSet  *self,
+                                                                 const char          *id);
+GPtrArray          *grammar_template_set_get_text_templates     (GrammarTemplateSet  *self);
+GPtrArray          *grammar_template_set_get_text_templates_for (GrammarTemplateSet  *self,
+                                                                 const char          *template_id,
+                                                                 const char          *style);
+GStrv               grammar_template_set_dup_styles             (GrammarTemplateSet  *self);
+
+gboolean            grammar_template_set_load                   (GrammarTemplateSet  *self,
+                                                                 const char          *path,
+                                                                 GrammarDatabase     *database,
+                                                                 GrammarSchema       *schema,
+                                                                 GStrv               *problems,
+                                                                 GError             **error);
+gboolean            grammar_template_set_save_sql_templates     (GrammarTemplateSet  *self,
+                                                                 const char          *path,
+                                                                 GError             **error);
+gboolean            grammar_template_set_save_text_templates    (GrammarTemplateSet  *self,
+                                                                 const char          *path,
+                                                                 GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,36 @@
+/* grammar-text-template.h: a natural-language form of an SQL template
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include <json-glib/json-glib.h>
+
+#include "grammar-sql-template.h"
+
+G_BEGIN_DECLS
+
+#define GRAMMAR_TYPE_TEXT_TEMPLATE (grammar_text_template_get_type ())
+G_DECLARE_FINAL_TYPE (GrammarTextTemplate, grammar_text_template, GRAMMAR, TEXT_TEMPLATE, GObject)
+
+GrammarTextTemplate *grammar_text_template_new                (const char          *template_id,
+                                                               const char          *style,
+                                                               const char          *text);
+GrammarTextTemplate *grammar_text_template_new_from_json      (JsonNode            *node,
+                                                               GError             **error);
+JsonNode            *grammar_text_template_to_json            (GrammarTextTemplate *self);
+const char          *grammar_text_template_get_template_id    (GrammarTextTemplate *self);
+const char          *grammar_text_template_get_style          (GrammarTextTemplate *self);
+const char          *grammar_text_template_get_text           (GrammarTextTemplate *self);
+gboolean             grammar_text_template_check_placeholders (GrammarTextTemplate *self,
+                                                               GrammarSqlTemplate  *sql_template,
+                                                               GError             **error);
+char                *grammar_text_template_fill               (GrammarTextTemplate *self,
+                                                               GrammarSqlTemplate  *sql_template,
+                                                               GVariant            *values);
+
+G_END_DECLS
