@@ -1,0 +1,40 @@
+/* grammar-rule-verbalizer.h: text templates from SQL templates, by rules
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include "grammar-schema.h"
+#include "grammar-template-set.h"
+
+G_BEGIN_DECLS
+
+const char * const    *grammar_text_style_list               (void);
+gboolean               grammar_text_style_check              (const char            *style,
+                                                              GError               **error);
+const char            *grammar_text_style_get_summary        (const char            *style);
+const char            *grammar_text_style_get_criteria       (const char            *style);
+guint                  grammar_text_count_words              (const char            *text);
+
+#define GRAMMAR_TYPE_RULE_VERBALIZER (grammar_rule_verbalizer_get_type ())
+G_DECLARE_FINAL_TYPE (GrammarRuleVerbalizer, grammar_rule_verbalizer, GRAMMAR, RULE_VERBALIZER, GObject)
+
+GrammarRuleVerbalizer *grammar_rule_verbalizer_new           (GrammarSchema         *schema);
+GrammarSchema         *grammar_rule_verbalizer_get_schema    (GrammarRuleVerbalizer *self);
+guint64                grammar_rule_verbalizer_get_seed      (GrammarRuleVerbalizer *self);
+void                   grammar_rule_verbalizer_set_seed      (GrammarRuleVerbalizer *self,
+                                                              guint64                seed);
+GPtrArray             *grammar_rule_verbalizer_verbalize     (GrammarRuleVerbalizer *self,
+                                                              GrammarSqlTemplate    *sql_template,
+                                                              const char            *style,
+                                                              guint                  n,
+                                                              GError               **error);
+
+char                  *grammar_rule_verbalizer_humanize      (const char            *identifier);
+char                  *grammar_rule_verbalizer_entity_noun   (const char            *table);
+
+G_END_DECLS
