@@ -1,0 +1,244 @@
+/* qa.c: `grammar qa`, the grounded query-answer dataset
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "grammar-cli.h"
+
+typedef struct
+{
+  guint n_templates;
+} Progress;
+
+static void
+on_progress (GrammarQaGenerator *generator,
+             gpointer            user_data)
+{
+  Progress *progress = user_data;
+
+  fprintf (stderr, "\r\033[Kgrammar qa: templates %u/%u, groups %" G_GUINT64_FORMAT ", records %" G_GUINT64_FORMAT,
+           grammar_qa_generator_get_n_templates (generator), progress->n_templates,
+           grammar_qa_generator_get_n_groups (generator), grammar_qa_generator_get_n_records (generator));
+  fflush (stderr);
+}
+
+/* Cancels the run on SIGINT, SIGTERM or SIGHUP, so that the library
+ * removes its temporary file and the previous dataset stays. The
+ * signals are blocked in every thread and taken here with sigwait(). */
+static gpointer
+wait_for_signal (gpointer data)
+{
+  GCancellable *cancellable = data;
+  sigset_t signals;
+  int number = 0;
+
+  sigemptyset (&signals);
+  sigaddset (&signals, SIGINT);
+  sigaddset (&signals, SIGTERM);
+  sigaddset (&signals, SIGHUP);
+  if (sigwait (&signals, &number) == 0)
+    g_cancellable_cancel (cancellable);
+  return NULL;
+}
+
+static void
+cancel_on_signals (GCancellable *cancellable)
+{
+  sigset_t signals;
+
+  sigemptyset (&signals);
+  sigaddset (&signals, SIGINT);
+  sigaddset (&signals, SIGTERM);
+  sigaddset (&signals, SIGHUP);
+  if (pthread_sigmask (SIG_BLOCK, &signals, NULL) != 0)
+    return;
+  /* It waits until the process ends; it holds its own reference. */
+  g_thread_unref (g_thread_new ("grammar-qa-signals", wait_for_signal, g_object_ref (cancellable)));
+}
+
+static void
+print_lines (const char * const *lines)
+{
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    fprintf (stderr, "grammar qa: warning: %s\n", lines[i]);
+}
+
+static void
+print_summary (GrammarQaGenerator *generator,
+               const char         *output,
+               double              seconds)
+{
+  guint n_templates = grammar_qa_generator_get_n_templates (generator);
+
+  fprintf (stderr,
+           "grammar qa: %u template%s (%u set-based, %u per binding), %" G_GUINT64_FORMAT " groups, "
+           "%" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT " empty combinations skipped, %.2f s → %s\n",
+           n_templates, n_templates == 1 ? "" : "s", grammar_qa_generator_get_n_set_based (generator),
+           n_templates - grammar_qa_generator_get_n_set_based (generator),
+           grammar_qa_generator_get_n_groups (generator), grammar_qa_generator_get_n_records (generator),
+           grammar_qa_generator_get_n_skipped (generator), seconds, output);
+}
+
+static gboolean
+check_options (const char *input,
+               const char *output,
+               int         per_group,
+               gint64      seed,
+               gint64      max_combinations,
+               int         argc,
+               char      **argv)
+{
+  const char *problem = NULL;
+
+  if (argc > 1)
+    {
+      fprintf (stderr, "grammar qa: unexpected argument “%s”\n", argv[1]);
+      return FALSE;
+    }
+  if (input == NULL)
+    problem = "no templates given; pass -i text-templates.json";
+  else if (output == NULL)
+    problem = "no output given; pass -o dataset.jsonl";
+  else if (per_group == 0 || per_group < -1)
+    problem = "--per-group must be at least 1";
+  else if (seed < 0)
+    problem = "--seed must not be negative";
+  else if (max_combinations < 1)
+    problem = "--max-combinations must be at least 1";
+  if (problem != NULL)
+    fprintf (stderr, "grammar qa: %s\nRun “grammar qa --help” for the options.\n", problem);
+  return problem == NULL;
+}
+
+/* Loads the templates, printing those left out. */
+static GrammarTemplateSet *
+load_templates (const char       *input,
+                GrammarDatabase  *database,
+                guint            *n_problems,
+                GError          **error)
+{
+  g_autoptr (GrammarTemplateSet) templates = grammar_template_set_new ();
+  g_autoptr (GrammarSchema) schema = NULL;
+  g_auto (GStrv) problems = NULL;
+
+  schema = grammar_database_get_schema (database, NULL, error);
+  if (schema == NULL)
+    return NULL;
+  if (!grammar_template_set_load (templates, input, database, schema, &problems, error))
+    return NULL;
+
+  print_lines ((const char * const *) problems);
+  *n_problems = problems != NULL ? g_strv_length (problems) : 0;
+  if (grammar_template_set_get_sql_templates (templates)->len == 0)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "%s: no valid SQL template to generate from", input);
+      return NULL;
+    }
+  return g_steal_pointer (&templates);
+}
+
+int
+grammar_cli_qa (int    argc,
+                char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GrammarConfig) config = NULL;
+  g_autoptr (GObject) database = NULL;
+  g_autoptr (GrammarTemplateSet) templates = NULL;
+  g_autoptr (GrammarQaGenerator) generator = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *output = NULL;
+  g_auto (GStrv) warnings = NULL;
+  int per_group = -1;  /* not given: every text template */
+  gint64 seed = 0;
+  gint64 max_combinations = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS;
+  gboolean quiet = FALSE;
+  guint n_problems = 0;
+  gint64 started;
+  int status = GRAMMAR_EXIT_OK;
+  Progress progress = { 0, };
+  GOptionEntry entries[] = {
+    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path, "The keyfile describing the components", "FILE" },
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME, &input, "The text templates (text-templates.json)", "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The dataset to write (JSON Lines)", "FILE" },
+    { "per-group", 0, 0, G_OPTION_ARG_INT, &per_group,
+      "Keep exactly N text queries per group and style, sampled (default: all)", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "The seed of the --per-group sampling (default: 0)", "S" },
+    { "max-combinations", 0, 0, G_OPTION_ARG_INT64, &max_combinations,
+      "Refuse a template answered per binding with more value combinations (default: 1000000)", "N" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress nor summary on stderr (warnings stay)", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = g_option_context_new ("— generate grounded query-answer pairs");
+  g_option_context_set_summary (context,
+    "Fills every SQL template with the distinct values of its placeholder columns\n"
+    "(the Cartesian product for several placeholders), answers it from the database,\n"
+    "and writes one JSON line per text query: id, group, template, style, text, sql,\n"
+    "bindings, answer, doc_ids. Combinations with an empty answer are skipped.\n"
+    "Templates whose WHERE is a conjunction of “column = placeholder” conditions are\n"
+    "answered by one set-based query (not limited by --max-combinations); the others\n"
+    "run once per combination.");
+  g_option_context_set_description (context,
+    "Invalid templates in the input are listed and left out; the others are generated.\n"
+    "The output is replaced only when the run succeeds; an interrupted or failed run\n"
+    "leaves the previous file as it was.\n"
+    "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!grammar_cli_parse (context, "qa", &argc, &argv, &status))
+    return status;
+  if (!check_options (input, output, per_group, seed, max_combinations, argc, argv))
+    return GRAMMAR_EXIT_USAGE;
+
+  config = grammar_cli_load_config (config_path, &error);
+  if (config == NULL)
+    return grammar_cli_report ("qa", error);
+  database = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error);
+  if (database == NULL)
+    return grammar_cli_report ("qa", error);
+  templates = load_templates (input, GRAMMAR_DATABASE (database), &n_problems, &error);
+  if (templates == NULL)
+    return grammar_cli_report ("qa", error);
+
+  generator = grammar_qa_generator_new (GRAMMAR_DATABASE (database));
+  grammar_qa_generator_set_per_group (generator, MAX (per_group, 0));
+  grammar_qa_generator_set_seed (generator, seed);
+  grammar_qa_generator_set_max_combinations (generator, max_combinations);
+  progress.n_templates = grammar_template_set_get_sql_templates (templates)->len;
+  if (!quiet && isatty (fileno (stderr)))
+    g_signal_connect (generator, "progress", G_CALLBACK (on_progress), &progress);
+
+  cancel_on_signals (cancellable);
+  started = g_get_monotonic_time ();
+  if (!grammar_qa_generator_generate_to_file (generator, templates, output, cancellable, &error))
+    {
+      if (!quiet && isatty (fileno (stderr)))
+        fputs ("\r\033[K", stderr);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          fprintf (stderr, "grammar qa: interrupted; %s was left as it was\n", output);
+          return GRAMMAR_EXIT_FAILED;
+        }
+      return grammar_cli_report ("qa", error);
+    }
+  if (!quiet && isatty (fileno (stderr)))
+    fputs ("\r\033[K", stderr);
+
+  warnings = grammar_qa_generator_dup_warnings (generator);
+  print_lines ((const char * const *) warnings);
+  if (!quiet)
+    print_summary (generator, output, (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
+  if (n_problems > 0)
+    fprintf (stderr, "grammar qa: warning: %u template%s of %s left out (listed above); the others were generated\n",
+             n_problems, n_problems == 1 ? "" : "s", input);
+  return GRAMMAR_EXIT_OK;
+}

@@ -1,0 +1,66 @@
+/* grammar-qa-generator.h: grounded query-answer pairs from templates and a database
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "grammar-database.h"
+#include "grammar-template-set.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS:
+ *
+ * The default of #GrammarQaGenerator:max-combinations.
+ */
+#define GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS 1000000
+
+#define GRAMMAR_TYPE_QA_GENERATOR (grammar_qa_generator_get_type ())
+G_DECLARE_FINAL_TYPE (GrammarQaGenerator, grammar_qa_generator, GRAMMAR, QA_GENERATOR, GObject)
+
+GrammarQaGenerator *grammar_qa_generator_new                  (GrammarDatabase     *database);
+
+GrammarDatabase    *grammar_qa_generator_get_database         (GrammarQaGenerator  *self);
+guint64             grammar_qa_generator_get_max_combinations (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_max_combinations (GrammarQaGenerator  *self,
+                                                               guint64              max_combinations);
+guint               grammar_qa_generator_get_per_group        (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_per_group        (GrammarQaGenerator  *self,
+                                                               guint                per_group);
+guint64             grammar_qa_generator_get_seed             (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_seed             (GrammarQaGenerator  *self,
+                                                               guint64              seed);
+gboolean            grammar_qa_generator_get_set_based        (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_set_based        (GrammarQaGenerator  *self,
+                                                               gboolean             set_based);
+
+gboolean            grammar_qa_generator_generate             (GrammarQaGenerator  *self,
+                                                               GrammarTemplateSet  *templates,
+                                                               GOutputStream       *output,
+                                                               GCancellable        *cancellable,
+                                                               GError             **error);
+gboolean            grammar_qa_generator_generate_to_file     (GrammarQaGenerator  *self,
+                                                               GrammarTemplateSet  *templates,
+                                                               const char          *path,
+                                                               GCancellable        *cancellable,
+                                                               GError             **error);
+
+guint               grammar_qa_generator_get_n_templates      (GrammarQaGenerator  *self);
+guint               grammar_qa_generator_get_n_set_based      (GrammarQaGenerator  *self);
+guint64             grammar_qa_generator_get_n_groups         (GrammarQaGenerator  *self);
+guint64             grammar_qa_generator_get_n_records        (GrammarQaGenerator  *self);
+guint64             grammar_qa_generator_get_n_skipped        (GrammarQaGenerator  *self);
+GStrv               grammar_qa_generator_dup_warnings         (GrammarQaGenerator  *self);
+
+char               *grammar_qa_generator_plan_set_based_query (GrammarSqlTemplate  *sql_template,
+                                                               GrammarSchema       *schema,
+                                                               GError             **error);
+
+G_END_DECLS
