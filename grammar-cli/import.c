@@ -117,7 +117,8 @@ grammar_cli_import (int    argc,
     "content) and writes one text-templates.json that `grammar qa` takes. Text\n"
     "templates are matched to their SQL template by the SQL text up to whitespace.\n"
     "With -c, SQL templates are validated against the configured database. Templates\n"
-    "left out are listed on stderr; a file that cannot be read or is of another\n"
+    "left out are listed on stderr, the others written, and the exit status is 2;\n"
+    "a file that cannot be read or is of another\n"
     "shape stops the import (exit status 2) and nothing is written.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "import", &argc, &argv, &status))
@@ -144,5 +145,7 @@ grammar_cli_import (int    argc,
     return grammar_cli_report ("import", error);
   if (!options.quiet)
     print_summary (set, options.output, g_strv_length (problems));
-  return GRAMMAR_EXIT_OK;
+  /* The valid templates are written; the status still tells a script
+   * that the input needs fixing. */
+  return problems[0] != NULL ? GRAMMAR_EXIT_USAGE : GRAMMAR_EXIT_OK;
 }

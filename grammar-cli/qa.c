@@ -189,7 +189,8 @@ grammar_cli_qa (int    argc,
     "answered by one set-based query (not limited by --max-combinations); the others\n"
     "run once per combination.");
   g_option_context_set_description (context,
-    "Invalid templates in the input are listed and left out; the others are generated.\n"
+    "Invalid templates in the input are listed and left out; the others are generated,\n"
+    "and the exit status is 2 so that a script notices.\n"
     "The output is replaced only when the run succeeds; an interrupted or failed run\n"
     "leaves the previous file as it was.\n"
     "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input.");
@@ -237,8 +238,13 @@ grammar_cli_qa (int    argc,
   print_lines ((const char * const *) warnings);
   if (!quiet)
     print_summary (generator, output, (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
+  /* The valid templates are generated; the status still tells a script
+   * that the input needs fixing. */
   if (n_problems > 0)
-    fprintf (stderr, "grammar qa: warning: %u template%s of %s left out (listed above); the others were generated\n",
-             n_problems, n_problems == 1 ? "" : "s", input);
+    {
+      fprintf (stderr, "grammar qa: %u template%s of %s left out (listed above); the others were generated\n",
+               n_problems, n_problems == 1 ? "" : "s", input);
+      return GRAMMAR_EXIT_USAGE;
+    }
   return GRAMMAR_EXIT_OK;
 }

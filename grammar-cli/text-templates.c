@@ -286,6 +286,7 @@ static GrammarTemplateSet *
 load_input (Options          *options,
             GrammarDatabase  *database,
             GrammarSchema    *schema,
+            guint            *n_problems,
             GError          **error)
 {
   g_autoptr (GrammarTemplateSet) input = grammar_template_set_new ();
@@ -293,8 +294,9 @@ load_input (Options          *options,
 
   if (!grammar_template_set_load (input, options->input, database, schema, &problems, error))
     return NULL;
-  if (problems != NULL)
-    print_lines ("templates left out", (const char * const *) problems, g_strv_length (problems));
+  *n_problems = problems != NULL ? g_strv_length (problems) : 0;
+  if (*n_problems > 0)
+    print_lines ("templates left out", (const char * const *) problems, *n_problems);
   if (grammar_template_set_get_sql_templates (input)->len == 0)
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
@@ -344,6 +346,7 @@ grammar_cli_text_templates (int    argc,
   g_autoptr (GrammarTemplateSet) output = NULL;
   g_autoptr (GError) error = NULL;
   int status = GRAMMAR_EXIT_OK;
+  guint n_problems = 0;
   GOptionEntry entries[] = {
     { "config", 'c', 0, G_OPTION_ARG_FILENAME, &options.config_path, "The keyfile; its [database] section is the database", "FILE" },
     { "input", 'i', 0, G_OPTION_ARG_FILENAME, &options.input, "The SQL templates (sql-templates.json, or a text-templates.json)", "FILE" },
@@ -385,7 +388,7 @@ grammar_cli_text_templates (int    argc,
     "The input may be a text-templates.json: its text templates of the other styles are\n"
     "kept and those of the styles asked are made anew, so that runs per style into one\n"
     "file add up (-i t.json -o t.json). Invalid templates in the input are listed and\n"
-    "left out. SQL templates that end with fewer than N text templates are listed.\n"
+    "left out, the others written, and the exit status is 2. SQL templates that end with fewer than N text templates are listed.\n"
     "The output is replaced only when the run succeeds.\n"
     "Exit status: 0 success, 1 the run failed (a model unreachable), 2 bad usage or input\n"
     "(also: a language model that gave no usable line at all).");
@@ -405,7 +408,7 @@ grammar_cli_text_templates (int    argc,
   schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, &error);
   if (schema == NULL)
     return grammar_cli_report ("text-templates", error);
-  input = load_input (&options, GRAMMAR_DATABASE (database), schema, &error);
+  input = load_input (&options, GRAMMAR_DATABASE (database), schema, &n_problems, &error);
   if (input == NULL)
     return grammar_cli_report ("text-templates", error);
 
@@ -424,5 +427,13 @@ grammar_cli_text_templates (int    argc,
   if (!options.quiet)
     print_summary (&options, &run, input);
   print_shortfalls (&options, &run);
+  /* The valid templates are written; the status still tells a script
+   * that the input needs fixing. */
+  if (n_problems > 0)
+    {
+      fprintf (stderr, "grammar text-templates: %u template%s of %s left out (listed above); "
+               "the others were written\n", n_problems, n_problems == 1 ? "" : "s", options.input);
+      return GRAMMAR_EXIT_USAGE;
+    }
   return GRAMMAR_EXIT_OK;
 }
