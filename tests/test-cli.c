@@ -3,72 +3,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 #include <sqlite3.h>
 
 #include <grammar.h>
 
+#include "grammar-test-util.h"
+
 static char *tmpdir;
-
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs `grammar ARGS…` (NULL-terminated) and collects its output. */
-static void
-run_grammar (Run *run, ...)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("GRAMMAR_EXE");
-  const char *arg;
-  va_list ap;
-  int wait_status = 0;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (args, (gpointer) exe);
-  va_start (ap, run);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (args, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  g_spawn_sync (tmpdir, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in:\n%s", needle, haystack);
-}
-
-static char *
-write_file (const char *name,
-            const char *text)
-{
-  char *path = g_build_filename (tmpdir, name, NULL);
-
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-  return path;
-}
 
 static void
 make_fixture (void)
@@ -94,47 +35,47 @@ make_fixture (void)
 static void
 test_version_and_usage (void)
 {
-  g_auto (Run) version = { 0, }, bare = { 0, }, unknown = { 0, }, option = { 0, }, help = { 0, };
+  g_auto (GrammarTestRun) version = { 0, }, bare = { 0, }, unknown = { 0, }, option = { 0, }, help = { 0, };
 
-  run_grammar (&version, "--version", NULL);
+  grammar_test_run (&version, tmpdir, "--version", NULL);
   g_assert_cmpint (version.status, ==, 0);
   g_assert_true (g_str_has_prefix (version.out, "grammar " GRAMMAR_VERSION_S));
 
-  run_grammar (&bare, NULL);
+  grammar_test_run (&bare, tmpdir, NULL);
   g_assert_cmpint (bare.status, ==, 2);
-  assert_contains (bare.err, "Usage: grammar COMMAND");
+  grammar_test_assert_contains (bare.err, "Usage: grammar COMMAND");
 
-  run_grammar (&unknown, "frobnicate", NULL);
+  grammar_test_run (&unknown, tmpdir, "frobnicate", NULL);
   g_assert_cmpint (unknown.status, ==, 2);
-  assert_contains (unknown.err, "unknown command “frobnicate”");
+  grammar_test_assert_contains (unknown.err, "unknown command “frobnicate”");
 
-  run_grammar (&option, "schema", "--bogus", NULL);
+  grammar_test_run (&option, tmpdir, "schema", "--bogus", NULL);
   g_assert_cmpint (option.status, ==, 2);
-  assert_contains (option.err, "--bogus");
+  grammar_test_assert_contains (option.err, "--bogus");
 
-  run_grammar (&help, "schema", "--help", NULL);
+  grammar_test_run (&help, tmpdir, "schema", "--help", NULL);
   g_assert_cmpint (help.status, ==, 0);
-  assert_contains (help.out, "grammar schema");
-  assert_contains (help.out, "--config");
+  grammar_test_assert_contains (help.out, "grammar schema");
+  grammar_test_assert_contains (help.out, "--config");
 }
 
 static void
 test_plugins (void)
 {
-  g_auto (Run) text = { 0, }, json = { 0, }, bad = { 0, };
+  g_auto (GrammarTestRun) text = { 0, }, json = { 0, }, bad = { 0, };
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   JsonObject *root;
   JsonArray *plugins;
   gboolean found = FALSE;
 
-  run_grammar (&text, "plugins", NULL);
+  grammar_test_run (&text, tmpdir, "plugins", NULL);
   g_assert_cmpint (text.status, ==, 0);
-  assert_contains (text.out, "database (GrammarDatabase):");
-  assert_contains (text.out, "  sqlite — ");
-  assert_contains (text.out, "busy-timeout");
+  grammar_test_assert_contains (text.out, "database (GrammarDatabase):");
+  grammar_test_assert_contains (text.out, "  sqlite — ");
+  grammar_test_assert_contains (text.out, "busy-timeout");
 
-  run_grammar (&json, "plugins", "--json", NULL);
+  grammar_test_run (&json, tmpdir, "plugins", "--json", NULL);
   g_assert_cmpint (json.status, ==, 0);
   json_parser_load_from_data (parser, json.out, -1, &error);
   g_assert_no_error (error);
@@ -166,31 +107,31 @@ test_plugins (void)
     }
   g_assert_true (found);
 
-  run_grammar (&bad, "plugins", "--interface", "nope", NULL);
+  grammar_test_run (&bad, tmpdir, "plugins", "--interface", "nope", NULL);
   g_assert_cmpint (bad.status, ==, 2);
-  assert_contains (bad.err, "unknown interface “nope”");
+  grammar_test_assert_contains (bad.err, "unknown interface “nope”");
 }
 
 static void
 test_schema (void)
 {
-  g_autofree char *config = write_file ("library.ini", "[database]\nplugin=sqlite\nuri=library.sqlite\n");
-  g_auto (Run) text = { 0, }, json = { 0, };
+  g_autofree char *config = grammar_test_write_file (tmpdir, "library.ini", "[database]\nplugin=sqlite\nuri=library.sqlite\n");
+  g_auto (GrammarTestRun) text = { 0, }, json = { 0, };
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   JsonArray *tables;
   JsonObject *book, *review, *fk;
 
   /* Run from another folder: the relative uri resolves against the keyfile. */
-  run_grammar (&text, "schema", "-c", config, NULL);
+  grammar_test_run (&text, tmpdir, "schema", "-c", config, NULL);
   g_assert_cmpint (text.status, ==, 0);
-  assert_contains (text.out, "3 tables, 0 views");
-  assert_contains (text.out, "TABLE review");
-  assert_contains (text.out, "primary key (book_id, reviewer)");
-  assert_contains (text.out, "author_id  INTEGER  → author(author_id)");
-  assert_contains (text.out, "book_id   INTEGER  primary key 1  → book(book_id)");
+  grammar_test_assert_contains (text.out, "3 tables, 0 views");
+  grammar_test_assert_contains (text.out, "TABLE review");
+  grammar_test_assert_contains (text.out, "primary key (book_id, reviewer)");
+  grammar_test_assert_contains (text.out, "author_id  INTEGER  → author(author_id)");
+  grammar_test_assert_contains (text.out, "book_id   INTEGER  primary key 1  → book(book_id)");
 
-  run_grammar (&json, "schema", "--json", "-c", config, NULL);
+  grammar_test_run (&json, tmpdir, "schema", "--json", "-c", config, NULL);
   g_assert_cmpint (json.status, ==, 0);
   json_parser_load_from_data (parser, json.out, -1, &error);
   g_assert_no_error (error);
@@ -223,55 +164,38 @@ test_bad_configs (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *name = g_strconcat (cases[i].name, ".ini", NULL);
-      g_autofree char *path = write_file (name, cases[i].text);
-      g_auto (Run) run = { 0, };
+      g_autofree char *path = grammar_test_write_file (tmpdir, name, cases[i].text);
+      g_auto (GrammarTestRun) run = { 0, };
 
-      run_grammar (&run, "schema", "-c", path, NULL);
+      grammar_test_run (&run, tmpdir, "schema", "-c", path, NULL);
       g_assert_cmpint (run.status, ==, 2);
       g_assert_cmpstr (run.out, ==, "");
-      assert_contains (run.err, "grammar schema: ");
+      grammar_test_assert_contains (run.err, "grammar schema: ");
       for (guint j = 0; j < G_N_ELEMENTS (cases[i].fragments) && cases[i].fragments[j] != NULL; j++)
-        assert_contains (run.err, cases[i].fragments[j]);
+        grammar_test_assert_contains (run.err, cases[i].fragments[j]);
     }
 
   {
-    g_auto (Run) missing = { 0, }, none = { 0, };
+    g_auto (GrammarTestRun) missing = { 0, }, none = { 0, };
 
-    run_grammar (&missing, "schema", "-c", "nowhere.ini", NULL);
+    grammar_test_run (&missing, tmpdir, "schema", "-c", "nowhere.ini", NULL);
     g_assert_cmpint (missing.status, ==, 2);
-    assert_contains (missing.err, "nowhere.ini");
+    grammar_test_assert_contains (missing.err, "nowhere.ini");
 
-    run_grammar (&none, "schema", NULL);
+    grammar_test_run (&none, tmpdir, "schema", NULL);
     g_assert_cmpint (none.status, ==, 2);
-    assert_contains (none.err, "pass -c FILE.ini");
+    grammar_test_assert_contains (none.err, "pass -c FILE.ini");
   }
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  g_autoptr (GError) error = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  tmpdir = g_dir_make_tmp ("grammar-cli-XXXXXX", &error);
-  g_assert_no_error (error);
+  tmpdir = grammar_test_make_tmp_dir ("grammar-cli-XXXXXX");
   make_fixture ();
 
   g_test_add_func ("/cli/version-and-usage", test_version_and_usage);
@@ -280,7 +204,7 @@ main (int    argc,
   g_test_add_func ("/cli/bad-configs", test_bad_configs);
 
   status = g_test_run ();
-  remove_tree (tmpdir);
+  grammar_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return status;
 }

@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <sys/wait.h>
 
-#include <glib/gstdio.h>
 #include <grammar.h>
+
+#include "grammar-test-util.h"
 
 static char *tmp_dir;
 static char *config_path;
@@ -59,24 +59,6 @@ static const char chatty_json[] =
 /* Helpers. */
 
 static char *
-write_file (const char *name,
-            const char *text)
-{
-  char *path = g_build_filename (tmp_dir, name, NULL);
-
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-  return path;
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in “%s”", needle, haystack);
-}
-
-static char *
 id_of (const char *sql)
 {
   g_autoptr (GrammarSqlTemplate) sql_template = grammar_sql_template_new (sql, GRAMMAR_TEMPLATE_ORIGIN_MANUAL, NULL);
@@ -111,8 +93,8 @@ count_texts (GrammarTemplateSet *set,
 static void
 test_parse_only (void)
 {
-  g_autofree char *sql_path = write_file ("sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = write_file ("terse.json", terse_json);
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
   /* Text files first: SQL template files are still read first. */
   const char *paths[] = { terse_path, sql_path, NULL };
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
@@ -155,9 +137,9 @@ test_parse_only (void)
 static void
 test_validated (void)
 {
-  g_autofree char *sql_path = write_file ("sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = write_file ("terse.json", terse_json);
-  g_autofree char *chatty_path = write_file ("chatty.json", chatty_json);
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *chatty_path = grammar_test_write_file (tmp_dir, "chatty.json", chatty_json);
   g_autofree char *pages = id_of ("SELECT Pages FROM book WHERE Title = '[book.Title]'");
   g_autofree char *expected = NULL;
   g_autofree char *dropped = NULL;
@@ -193,8 +175,8 @@ test_validated (void)
 static void
 test_style_override (void)
 {
-  g_autofree char *terse_path = write_file ("terse.json", terse_json);
-  g_autofree char *chatty_path = write_file ("chatty.json", chatty_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *chatty_path = grammar_test_write_file (tmp_dir, "chatty.json", chatty_json);
   const char *paths[] = { terse_path, chatty_path, NULL };
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
@@ -211,7 +193,7 @@ test_style_override (void)
 static void
 test_bad_files (void)
 {
-  g_autofree char *good = write_file ("sql_templates.json", sql_templates_json);
+  g_autofree char *good = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
   const char * const bad[][2] = {
     { "broken.json", "{\"('book',)\": [\"SELECT\"" },
     { "qa.json", "[[[\"[('Oil',)]\", [\"What?\"]]]]" },
@@ -227,7 +209,7 @@ test_bad_files (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autofree char *path = write_file (bad[i][0], bad[i][1]);
+      g_autofree char *path = grammar_test_write_file (tmp_dir, bad[i][0], bad[i][1]);
       const char *paths[] = { good, path, NULL };
       g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
       g_autoptr (GError) error = NULL;
@@ -235,8 +217,8 @@ test_bad_files (void)
 
       g_assert_false (grammar_py_import_templates (set, paths, NULL, NULL, NULL, &problems, &error));
       g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-      assert_contains (error->message, path);
-      assert_contains (error->message, reasons[i]);
+      grammar_test_assert_contains (error->message, path);
+      grammar_test_assert_contains (error->message, reasons[i]);
       g_assert_null (problems);
       /* Nothing from the good file either. */
       g_assert_cmpuint (grammar_template_set_get_sql_templates (set)->len, ==, 0);
@@ -250,70 +232,31 @@ test_bad_files (void)
 
     g_assert_false (grammar_py_import_templates (set, paths, NULL, NULL, NULL, NULL, &error));
     g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-    assert_contains (error->message, missing);
+    grammar_test_assert_contains (error->message, missing);
   }
 }
 
 /* Command line. */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_grammar (Run *run, ...)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("GRAMMAR_EXE");
-  const char *arg;
-  va_list ap;
-  int wait_status = 0;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (args, (gpointer) exe);
-  va_start (ap, run);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (args, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  g_spawn_sync (tmp_dir, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
-
 static void
 test_cli (void)
 {
-  g_autofree char *sql_path = write_file ("sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = write_file ("terse.json", terse_json);
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
   g_autofree char *output = g_build_filename (tmp_dir, "imported.json", NULL);
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) problems = NULL;
-  g_auto (Run) run = { 0, };
+  g_auto (GrammarTestRun) run = { 0, };
 
-  run_grammar (&run, "import", "--from", "grammar-py", sql_path, terse_path, "-o", output, "-c", config_path, NULL);
-  g_assert_cmpint (run.status, ==, 0);
+  grammar_test_run (&run, tmp_dir, "import", "--from", "grammar-py", sql_path, terse_path, "-o", output,
+                    "-c", config_path, NULL);
+  /* Problems in the input: the valid templates are written, status 2. */
+  g_assert_cmpint (run.status, ==, 2);
   g_assert_cmpstr (run.out, ==, "");
-  assert_contains (run.err, "no such column: Pages");
-  assert_contains (run.err, "lacks the placeholder");
-  assert_contains (run.err, "5 SQL template(s) and 6 text template(s) (styles: terse) written to");
+  grammar_test_assert_contains (run.err, "no such column: Pages");
+  grammar_test_assert_contains (run.err, "lacks the placeholder");
+  grammar_test_assert_contains (run.err, "5 SQL template(s) and 6 text template(s) (styles: terse) written to");
 
   /* What it wrote loads cleanly against the database. */
   g_assert_true (grammar_template_set_load (set, output, database, NULL, &problems, &error));
@@ -358,21 +301,22 @@ read_dataset (const char *path,
 static void
 test_cli_then_qa (void)
 {
-  g_autofree char *sql_path = write_file ("sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = write_file ("terse.json", terse_json);
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
   g_autofree char *imported = g_build_filename (tmp_dir, "for-qa.json", NULL);
   g_autofree char *dataset = g_build_filename (tmp_dir, "terse.jsonl", NULL);
   g_autofree char *copies = id_of ("SELECT s.Copies FROM shelf s JOIN book b ON b.Book_ID = s.Book_ID "
                                    "WHERE b.Title = '[book.Title]' AND s.Room = '[shelf.Room]'");
   g_autoptr (GHashTable) per_template = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) answers = NULL;
-  g_auto (Run) import_run = { 0, };
-  g_auto (Run) qa_run = { 0, };
+  g_auto (GrammarTestRun) import_run = { 0, };
+  g_auto (GrammarTestRun) qa_run = { 0, };
 
-  run_grammar (&import_run, "import", "--from", "grammar-py", sql_path, terse_path, "-o", imported,
-               "-c", config_path, "-q", NULL);
-  g_assert_cmpint (import_run.status, ==, 0);
-  run_grammar (&qa_run, "qa", "-c", config_path, "-i", imported, "-o", dataset, "-q", NULL);
+  grammar_test_run (&import_run, tmp_dir, "import", "--from", "grammar-py", sql_path, terse_path, "-o", imported,
+                    "-c", config_path, "-q", NULL);
+  /* The fixture holds invalid templates on purpose (see test_cli). */
+  g_assert_cmpint (import_run.status, ==, 2);
+  grammar_test_run (&qa_run, tmp_dir, "qa", "-c", config_path, "-i", imported, "-o", dataset, "-q", NULL);
   if (qa_run.status != 0)
     g_error ("grammar qa failed: %s", qa_run.err);
 
@@ -391,18 +335,20 @@ test_cli_then_qa (void)
 static void
 test_cli_quiet_and_style (void)
 {
-  g_autofree char *terse_path = write_file ("terse.json", terse_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
   g_autofree char *output = g_build_filename (tmp_dir, "styled.json", NULL);
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) styles = NULL;
-  g_auto (Run) run = { 0, };
+  g_auto (GrammarTestRun) run = { 0, };
 
   /* Without -c nothing is validated: the Pages template stays. */
-  run_grammar (&run, "import", "--from=grammar-py", "--style", "short", "-q", terse_path, "-o", output, NULL);
-  g_assert_cmpint (run.status, ==, 0);
+  grammar_test_run (&run, tmp_dir, "import", "--from=grammar-py", "--style", "short", "-q", terse_path,
+                    "-o", output, NULL);
+  /* A text template lacking its placeholder: reported, status 2. */
+  g_assert_cmpint (run.status, ==, 2);
   g_assert_null (strstr (run.err, "written to"));
-  assert_contains (run.err, "lacks the placeholder");
+  grammar_test_assert_contains (run.err, "lacks the placeholder");
   g_assert_true (grammar_template_set_load (set, output, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (grammar_template_set_get_sql_templates (set)->len, ==, 6);
@@ -413,11 +359,11 @@ test_cli_quiet_and_style (void)
 static void
 test_cli_errors (void)
 {
-  g_autofree char *sql_path = write_file ("sql_templates.json", sql_templates_json);
-  g_autofree char *qa_path = write_file ("short.json", "[[[\"[('Oil',)]\", [\"What?\"]]]]");
-  g_autofree char *empty_path = write_file ("empty.json", "{}");
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
+  g_autofree char *qa_path = grammar_test_write_file (tmp_dir, "short.json", "[[[\"[('Oil',)]\", [\"What?\"]]]]");
+  g_autofree char *empty_path = grammar_test_write_file (tmp_dir, "empty.json", "{}");
   g_autofree char *output = g_build_filename (tmp_dir, "never.json", NULL);
-  g_autofree char *bad_config = write_file ("bad.ini", "[database]\nplugin=sqlite\nuri=missing.sqlite\n");
+  g_autofree char *bad_config = grammar_test_write_file (tmp_dir, "bad.ini", "[database]\nplugin=sqlite\nuri=missing.sqlite\n");
   struct
   {
     const char *args[8];
@@ -435,12 +381,12 @@ test_cli_errors (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (Run) run = { 0, };
+      g_auto (GrammarTestRun) run = { 0, };
       const char **a = cases[i].args;
 
-      run_grammar (&run, "import", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL);
+      grammar_test_run (&run, tmp_dir, "import", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL);
       g_assert_cmpint (run.status, ==, 2);
-      assert_contains (run.err, cases[i].message);
+      grammar_test_assert_contains (run.err, cases[i].message);
       g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
     }
 }
@@ -448,12 +394,12 @@ test_cli_errors (void)
 static void
 test_cli_help (void)
 {
-  g_auto (Run) run = { 0, };
+  g_auto (GrammarTestRun) run = { 0, };
 
-  run_grammar (&run, "import", "--help", NULL);
+  grammar_test_run (&run, tmp_dir, "import", "--help", NULL);
   g_assert_cmpint (run.status, ==, 0);
-  assert_contains (run.out, "--from");
-  assert_contains (run.out, "--style");
+  grammar_test_assert_contains (run.out, "--from");
+  grammar_test_assert_contains (run.out, "--style");
 }
 
 /* Fixture. */
@@ -461,33 +407,15 @@ test_cli_help (void)
 static void
 open_fixture (void)
 {
-  g_autofree char *script = write_file ("fixture.sql", fixture_sql);
+  g_autofree char *script = grammar_test_write_file (tmp_dir, "fixture.sql", fixture_sql);
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GError) error = NULL;
 
-  config_path = write_file ("test.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
+  config_path = grammar_test_write_file (tmp_dir, "test.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
   config = grammar_config_new_from_file (config_path, &error);
   g_assert_no_error (error);
   database = GRAMMAR_DATABASE (grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error));
   g_assert_no_error (error);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 int
@@ -498,8 +426,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  tmp_dir = g_dir_make_tmp ("test-import-XXXXXX", NULL);
-  g_assert_nonnull (tmp_dir);
+  tmp_dir = grammar_test_make_tmp_dir ("test-import-XXXXXX");
   open_fixture ();
 
   g_test_add_func ("/import/parse-only", test_parse_only);
@@ -515,7 +442,7 @@ main (int    argc,
   status = g_test_run ();
 
   g_clear_object (&database);
-  remove_tree (tmp_dir);
+  grammar_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   g_free (config_path);
   return status;

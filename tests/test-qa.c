@@ -12,6 +12,8 @@
 #include <grammar.h>
 #include <sqlite3.h>
 
+#include "grammar-test-util.h"
+
 /* Made in a temporary folder by main(), removed at the end. */
 static char *tmp_dir;
 static char *config_path;
@@ -847,67 +849,6 @@ test_no_text_templates (void)
 
 /* Command line */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_grammar (Run *run, ...)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("GRAMMAR_EXE");
-  const char *arg;
-  va_list ap;
-  int wait_status = 0;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (args, (gpointer) exe);
-  va_start (ap, run);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (args, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  g_spawn_sync (tmp_dir, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in:\n%s", needle, haystack);
-}
-
-static char *
-write_file (const char *name,
-            const char *contents)
-{
-  char *path = g_build_filename (tmp_dir, name, NULL);
-  g_autoptr (GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
 /* A text-templates.json holding one SQL template and one short text. */
 static char *
 write_templates (const char *name,
@@ -955,42 +896,42 @@ assert_no_stray_files (void)
 static void
 test_cli (void)
 {
-  g_auto (Run) ok = { 0, }, quiet = { 0, }, sampled = { 0, }, help = { 0, };
+  g_auto (GrammarTestRun) ok = { 0, }, quiet = { 0, }, sampled = { 0, }, help = { 0, };
   g_autofree char *templates = write_templates ("industry.json", industry_sql, "Industry of [company.name]?");
   g_autofree char *dataset = NULL;
   g_autofree char *dataset_path = g_build_filename (tmp_dir, "cli.jsonl", NULL);
   g_autofree char *quiet_dataset = NULL;
 
-  run_grammar (&ok, "qa", "-c", config_path, "-i", templates, "-o", "cli.jsonl", NULL);
+  grammar_test_run (&ok, tmp_dir, "qa", "-c", config_path, "-i", templates, "-o", "cli.jsonl", NULL);
   g_assert_cmpint (ok.status, ==, 0);
-  assert_contains (ok.err, "1 template (1 set-based, 0 per binding), 4 groups, 4 records, "
-                   "0 empty combinations skipped");
+  grammar_test_assert_contains (ok.err, "1 template (1 set-based, 0 per binding), 4 groups, 4 records, "
+                                "0 empty combinations skipped");
   g_assert_true (g_file_get_contents (dataset_path, &dataset, NULL, NULL));
   g_assert_cmpuint (count_lines (dataset), ==, 4);
-  assert_contains (dataset, "\"text\":\"Industry of Acme?\"");
+  grammar_test_assert_contains (dataset, "\"text\":\"Industry of Acme?\"");
 
-  run_grammar (&quiet, "qa", "-q", "-c", config_path, "-i", templates, "-o", "quiet.jsonl", NULL);
+  grammar_test_run (&quiet, tmp_dir, "qa", "-q", "-c", config_path, "-i", templates, "-o", "quiet.jsonl", NULL);
   g_assert_cmpint (quiet.status, ==, 0);
   g_assert_cmpstr (quiet.err, ==, "");
   assert_file_is ("quiet.jsonl", dataset);
 
-  run_grammar (&sampled, "qa", "-c", config_path, "-i", templates, "-o", "sampled.jsonl",
-               "--per-group", "2", "--seed", "3", NULL);
+  grammar_test_run (&sampled, tmp_dir, "qa", "-c", config_path, "-i", templates, "-o", "sampled.jsonl",
+                    "--per-group", "2", "--seed", "3", NULL);
   g_assert_cmpint (sampled.status, ==, 0);
-  assert_contains (sampled.err, "warning: template ");
-  assert_contains (sampled.err, "style short: 1 text template(s), fewer than --per-group 2; its 4 group(s) keep 1");
+  grammar_test_assert_contains (sampled.err, "warning: template ");
+  grammar_test_assert_contains (sampled.err, "style short: 1 text template(s), fewer than --per-group 2; its 4 group(s) keep 1");
 
-  run_grammar (&help, "qa", "--help", NULL);
+  grammar_test_run (&help, tmp_dir, "qa", "--help", NULL);
   g_assert_cmpint (help.status, ==, 0);
-  assert_contains (help.out, "--per-group");
-  assert_contains (help.out, "--max-combinations");
+  grammar_test_assert_contains (help.out, "--per-group");
+  grammar_test_assert_contains (help.out, "--max-combinations");
   assert_no_stray_files ();
 }
 
 static void
 test_cli_invalid_templates_kept_out (void)
 {
-  g_auto (Run) run = { 0, };
+  g_auto (GrammarTestRun) run = { 0, };
   g_autoptr (GrammarSqlTemplate) valid = grammar_sql_template_new (industry_sql, GRAMMAR_TEMPLATE_ORIGIN_MANUAL, NULL);
   g_autofree char *contents =
     g_strdup_printf ("{\"sql_templates\": [\n"
@@ -999,58 +940,61 @@ test_cli_invalid_templates_kept_out (void)
                      "], \"text_templates\": [{\"template\": \"%s\", \"style\": \"short\","
                      " \"text\": \"Industry of [company.name]?\"}]}\n",
                      industry_sql, grammar_sql_template_get_id (valid));
-  g_autofree char *templates = write_file ("mixed.json", contents);
+  g_autofree char *templates = grammar_test_write_file (tmp_dir, "mixed.json", contents);
 
-  run_grammar (&run, "qa", "-c", config_path, "-i", "mixed.json", "-o", "mixed.jsonl", NULL);
-  g_assert_cmpint (run.status, ==, 0);
-  assert_contains (run.err, "warning: mixed.json: template s");
-  assert_contains (run.err, "nmae");
-  assert_contains (run.err, "1 template of mixed.json left out");
-  assert_contains (run.err, "4 records");
+  grammar_test_run (&run, tmp_dir, "qa", "-c", config_path, "-i", "mixed.json", "-o", "mixed.jsonl", NULL);
+  /* The valid template is generated; the status says the input needs fixing. */
+  g_assert_cmpint (run.status, ==, 2);
+  grammar_test_assert_contains (run.err, "warning: mixed.json: template s");
+  grammar_test_assert_contains (run.err, "nmae");
+  grammar_test_assert_contains (run.err, "1 template of mixed.json left out");
+  grammar_test_assert_contains (run.err, "4 records");
 }
 
 static void
 test_cli_failures (void)
 {
-  g_auto (Run) usage = { 0, }, bad_json = { 0, }, all_null = { 0, }, too_many = { 0, }, failing = { 0, },
+  g_auto (GrammarTestRun) usage = { 0, }, bad_json = { 0, }, all_null = { 0, }, too_many = { 0, }, failing = { 0, },
                bad_count = { 0, };
   g_autofree char *nickname = write_templates ("nickname.json", nickname_sql, "Who is [people.nickname]?");
   g_autofree char *older = write_templates ("older.json", older_sql, "Older than [people.age]?");
-  g_autofree char *broken = write_file ("broken.json", "{\"sql_templates\": [");
+  g_autofree char *broken = grammar_test_write_file (tmp_dir, "broken.json", "{\"sql_templates\": [");
   /* the constant overflows when the statement runs, not when it compiles */
   g_autofree char *failing_templates =
     write_templates ("failing.json",
                      "SELECT industry FROM company WHERE name = '[company.name]' AND abs(-9223372036854775807 - 1) > 0",
                      "Industry of [company.name]?");
-  g_autofree char *previous = write_file ("previous.jsonl", "previous\n");
+  g_autofree char *previous = grammar_test_write_file (tmp_dir, "previous.jsonl", "previous\n");
   g_autofree char *none = g_build_filename (tmp_dir, "none.jsonl", NULL);
 
-  run_grammar (&usage, "qa", "-c", config_path, "-i", older, NULL);
+  grammar_test_run (&usage, tmp_dir, "qa", "-c", config_path, "-i", older, NULL);
   g_assert_cmpint (usage.status, ==, 2);
-  assert_contains (usage.err, "pass -o");
+  grammar_test_assert_contains (usage.err, "pass -o");
 
-  run_grammar (&bad_count, "qa", "-c", config_path, "-i", older, "-o", "x.jsonl", "--per-group", "0", NULL);
+  grammar_test_run (&bad_count, tmp_dir, "qa", "-c", config_path, "-i", older, "-o", "x.jsonl",
+                    "--per-group", "0", NULL);
   g_assert_cmpint (bad_count.status, ==, 2);
-  assert_contains (bad_count.err, "--per-group must be at least 1");
+  grammar_test_assert_contains (bad_count.err, "--per-group must be at least 1");
 
-  run_grammar (&bad_json, "qa", "-c", config_path, "-i", broken, "-o", "previous.jsonl", NULL);
+  grammar_test_run (&bad_json, tmp_dir, "qa", "-c", config_path, "-i", broken, "-o", "previous.jsonl", NULL);
   g_assert_cmpint (bad_json.status, ==, 2);
-  assert_contains (bad_json.err, "broken.json");
+  grammar_test_assert_contains (bad_json.err, "broken.json");
   assert_file_is ("previous.jsonl", "previous\n");
 
-  run_grammar (&all_null, "qa", "-c", config_path, "-i", nickname, "-o", "previous.jsonl", NULL);
+  grammar_test_run (&all_null, tmp_dir, "qa", "-c", config_path, "-i", nickname, "-o", "previous.jsonl", NULL);
   g_assert_cmpint (all_null.status, ==, 2);
-  assert_contains (all_null.err, "[people.nickname] has no value to fill in");
+  grammar_test_assert_contains (all_null.err, "[people.nickname] has no value to fill in");
   assert_file_is ("previous.jsonl", "previous\n");
 
-  run_grammar (&too_many, "qa", "-c", config_path, "-i", older, "-o", "none.jsonl", "--max-combinations", "2", NULL);
+  grammar_test_run (&too_many, tmp_dir, "qa", "-c", config_path, "-i", older, "-o", "none.jsonl",
+                    "--max-combinations", "2", NULL);
   g_assert_cmpint (too_many.status, ==, 2);
-  assert_contains (too_many.err, "3 combinations of placeholder values (3) exceed max-combinations (2)");
+  grammar_test_assert_contains (too_many.err, "3 combinations of placeholder values (3) exceed max-combinations (2)");
   g_assert_false (g_file_test (none, G_FILE_TEST_EXISTS));
 
-  run_grammar (&failing, "qa", "-c", config_path, "-i", failing_templates, "-o", "previous.jsonl", NULL);
+  grammar_test_run (&failing, tmp_dir, "qa", "-c", config_path, "-i", failing_templates, "-o", "previous.jsonl", NULL);
   g_assert_cmpint (failing.status, ==, 1);
-  assert_contains (failing.err, "overflow");
+  grammar_test_assert_contains (failing.err, "overflow");
   assert_file_is ("previous.jsonl", "previous\n");
   assert_no_stray_files ();
 }
@@ -1062,9 +1006,9 @@ static void
 test_cli_interrupted (void)
 {
   g_autofree char *db_path = g_build_filename (tmp_dir, "big.sqlite", NULL);
-  g_autofree char *config = write_file ("big.ini", "[database]\nplugin=sqlite\nuri=big.sqlite\n");
+  g_autofree char *config = grammar_test_write_file (tmp_dir, "big.ini", "[database]\nplugin=sqlite\nuri=big.sqlite\n");
   g_autofree char *templates = NULL;
-  g_autofree char *previous = write_file ("interrupted.jsonl", "previous\n");
+  g_autofree char *previous = grammar_test_write_file (tmp_dir, "interrupted.jsonl", "previous\n");
   g_autoptr (GError) error = NULL;
   const char *exe = g_getenv ("GRAMMAR_EXE");
   const char *argv[] = { exe, "qa", "-q", "-c", "big.ini", "-i", "big.json", "-o", "interrupted.jsonl", NULL };
@@ -1097,34 +1041,17 @@ test_cli_interrupted (void)
   assert_no_stray_files ();
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int    argc,
       char **argv)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *script = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  tmp_dir = g_dir_make_tmp ("grammar-qa-XXXXXX", &error);
-  g_assert_no_error (error);
-  script = write_file ("fixture.sql", fixture_sql);
-  config_path = write_file ("fixture.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
+  tmp_dir = grammar_test_make_tmp_dir ("grammar-qa-XXXXXX");
+  script = grammar_test_write_file (tmp_dir, "fixture.sql", fixture_sql);
+  config_path = grammar_test_write_file (tmp_dir, "fixture.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
 
   g_test_add_func ("/qa/single-placeholder", test_single_placeholder);
   g_test_add_func ("/qa/join-sparse", test_join_sparse);
@@ -1145,7 +1072,7 @@ main (int    argc,
   g_test_add_func ("/qa/cli-interrupted", test_cli_interrupted);
 
   status = g_test_run ();
-  remove_tree (tmp_dir);
+  grammar_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   g_free (config_path);
   return status;

@@ -3,11 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <sys/wait.h>
-
-#include <glib/gstdio.h>
 
 #include <grammar.h>
+
+#include "grammar-test-util.h"
 
 static char *tmpdir;
 
@@ -97,18 +96,6 @@ static const char spider_sql[] =
   "INSERT INTO employment VALUES (2, 2, 10);\n"
   "INSERT INTO employment VALUES (3, 3, 1);\n";
 
-static char *
-write_file (const char *name,
-            const char *text)
-{
-  char *path = g_build_filename (tmpdir, name, NULL);
-  g_autoptr (GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
 typedef struct
 {
   GrammarConfig *config;
@@ -135,7 +122,7 @@ fixture_open (Fixture    *fixture,
               const char *llm_reply)
 {
   g_autofree char *script_name = g_strconcat (name, ".sql", NULL);
-  g_autofree char *script = write_file (script_name, sql);
+  g_autofree char *script = grammar_test_write_file (tmpdir, script_name, sql);
   g_autoptr (GKeyFile) key_file = g_key_file_new ();
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
@@ -922,53 +909,12 @@ test_llm_parse_saved_reply (void)
 
 /* The command line ------------------------------------------------------------------ */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_grammar (Run *run, ...)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("GRAMMAR_EXE");
-  const char *arg;
-  va_list ap;
-  int wait_status = 0;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (args, (gpointer) exe);
-  va_start (ap, run);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (args, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  g_spawn_sync (tmpdir, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
-
 static void
 test_cli (void)
 {
-  g_autofree char *script = write_file ("cli.sql", company_sql);
-  g_autofree char *config = write_file ("cli.ini", "[database]\nplugin=sqlite\nscript=cli.sql\n");
-  g_autofree char *bad_config = write_file ("bad.ini", "[database\nplugin=sqlite\n");
+  g_autofree char *script = grammar_test_write_file (tmpdir, "cli.sql", company_sql);
+  g_autofree char *config = grammar_test_write_file (tmpdir, "cli.ini", "[database]\nplugin=sqlite\nscript=cli.sql\n");
+  g_autofree char *bad_config = grammar_test_write_file (tmpdir, "bad.ini", "[database\nplugin=sqlite\n");
   g_autofree char *output = g_build_filename (tmpdir, "sql-templates.json", NULL);
   g_autofree char *plural_output = g_build_filename (tmpdir, "plural.json", NULL);
   g_autofree char *never = g_build_filename (tmpdir, "never.json", NULL);
@@ -980,9 +926,9 @@ test_cli (void)
   g_auto (GStrv) plural_problems = NULL;
 
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "-c", config, "-o", output, NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "-c", config, "-o", output, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.err, "templates from the schema written to"));
     g_assert_nonnull (strstr (run.err, "dropped: SELECT name FROM employee WHERE title = '[employee.title]' — plural answer"));
@@ -996,9 +942,9 @@ test_cli (void)
     grammar_sql_template_get_id (g_ptr_array_index (grammar_template_set_get_sql_templates (set), 0))));
 
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "-q", "--keep-plural", "-c", config, "-o", plural_output, NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "-q", "--keep-plural", "-c", config, "-o", plural_output, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpstr (run.err, ==, "");
   }
@@ -1011,37 +957,37 @@ test_cli (void)
 
   /* Input errors: exit 2, nothing written. */
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "-c", config, "-o", never, "--generator", "magic", NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "-c", config, "-o", never, "--generator", "magic", NULL);
     g_assert_cmpint (run.status, ==, 2);
     g_assert_nonnull (strstr (run.err, "unknown generator “magic”: use schema or llm"));
   }
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "-c", config, "-o", never, "--generator", "llm", NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "-c", config, "-o", never, "--generator", "llm", NULL);
     g_assert_cmpint (run.status, ==, 2);
     g_assert_nonnull (strstr (run.err, "there is no section [llm]"));
   }
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "-c", config, NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "-c", config, NULL);
     g_assert_cmpint (run.status, ==, 2);
     g_assert_nonnull (strstr (run.err, "no output file"));
   }
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "-c", bad_config, "-o", never, NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "-c", bad_config, "-o", never, NULL);
     g_assert_cmpint (run.status, ==, 2);
     g_assert_nonnull (strstr (run.err, "bad.ini"));
   }
   {
-    g_auto (Run) run = { 0 };
+    g_auto (GrammarTestRun) run = { 0 };
 
-    run_grammar (&run, "sql-templates", "--help", NULL);
+    grammar_test_run (&run, tmpdir, "sql-templates", "--help", NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "--generator"));
   }
@@ -1050,31 +996,14 @@ test_cli (void)
 
 /* --------------------------------------------------------------------------------- */
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int    argc,
       char **argv)
 {
-  g_autoptr (GError) error = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  tmpdir = g_dir_make_tmp ("grammar-sql-generators-XXXXXX", &error);
-  g_assert_no_error (error);
+  tmpdir = grammar_test_make_tmp_dir ("grammar-sql-generators-XXXXXX");
   grammar_registry_implement (GRAMMAR_TYPE_LLM, TEST_TYPE_CANNED_LLM, "canned", "Replies with canned text (tests)");
 
   g_test_add_func ("/schema-generator/entities", test_schema_entities);
@@ -1095,7 +1024,7 @@ main (int    argc,
   g_test_add_func ("/sql-templates/cli", test_cli);
 
   status = g_test_run ();
-  remove_tree (tmpdir);
+  grammar_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return status;
 }

@@ -4,9 +4,10 @@
  */
 #include <string.h>
 
-#include <glib/gstdio.h>
 #include <grammar.h>
 #include <sqlite3.h>
+
+#include "grammar-test-util.h"
 
 /* Made in a temporary folder by main(), removed at the end. */
 static char *tmp_dir;
@@ -977,18 +978,6 @@ test_script (void)
   g_assert_cmpint (count_rows (database, "company"), ==, 3);
 }
 
-static char *
-write_file (const char *name,
-            const char *contents)
-{
-  char *path = g_build_filename (tmp_dir, name, NULL);
-  g_autoptr (GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
 static void
 assert_open_fails (const char *property,
                    const char *value,
@@ -1007,14 +996,14 @@ assert_open_fails (const char *property,
 static void
 test_script_errors (void)
 {
-  g_autofree char *bad = write_file ("bad.sql", "CREATE TABLE t (a);\n\n  INSERT INTO nope VALUES (1);\n");
+  g_autofree char *bad = grammar_test_write_file (tmp_dir, "bad.sql", "CREATE TABLE t (a);\n\n  INSERT INTO nope VALUES (1);\n");
   g_autofree char *attach_path = g_build_filename (tmp_dir, "attached.db", NULL);
   g_autofree char *attach_sql = g_strdup_printf ("ATTACH '%s' AS other;\nCREATE TABLE other.t (a);\n", attach_path);
-  g_autofree char *attach = write_file ("attach.sql", attach_sql);
+  g_autofree char *attach = grammar_test_write_file (tmp_dir, "attach.sql", attach_sql);
   g_autofree char *vacuum_path = g_build_filename (tmp_dir, "vacuumed.db", NULL);
   g_autofree char *vacuum_sql = g_strdup_printf ("CREATE TABLE t (a);\nVACUUM INTO '%s';\n", vacuum_path);
-  g_autofree char *vacuum = write_file ("vacuum.sql", vacuum_sql);
-  g_autofree char *open = write_file ("open.sql", "BEGIN;\nCREATE TABLE t (a);\n");
+  g_autofree char *vacuum = grammar_test_write_file (tmp_dir, "vacuum.sql", vacuum_sql);
+  g_autofree char *open = grammar_test_write_file (tmp_dir, "open.sql", "BEGIN;\nCREATE TABLE t (a);\n");
   g_autofree char *missing = g_build_filename (tmp_dir, "missing.sql", NULL);
 
   /* The file, the line and SQLite's words. */
@@ -1045,7 +1034,7 @@ test_open_errors (void)
 {
   g_autofree char *missing = g_build_filename (tmp_dir, "no", "such.db", NULL);
   g_autofree char *text = g_strnfill (4096, 'x');
-  g_autofree char *not_database = write_file ("not-a-database.db", text);
+  g_autofree char *not_database = grammar_test_write_file (tmp_dir, "not-a-database.db", text);
   g_autofree char *missing_uri = g_strconcat ("file:", missing, "?mode=ro", NULL);
 
   assert_open_fails ("uri", missing, missing);
@@ -1100,28 +1089,16 @@ test_source_required (void)
 static void
 make_fixtures (void)
 {
-  g_autoptr (GError) error = NULL;
-
-  tmp_dir = g_dir_make_tmp ("grammar-sqlite-XXXXXX", &error);
-  g_assert_no_error (error);
+  tmp_dir = grammar_test_make_tmp_dir ("grammar-sqlite-XXXXXX");
 
   fixture_path = make_database ("fixture.db", fixture_sql);
-  script_path = write_file ("fixture.sql", fixture_sql);
+  script_path = grammar_test_write_file (tmp_dir, "fixture.sql", fixture_sql);
 }
 
 static void
 remove_fixtures (void)
 {
-  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-
-      g_remove (path);
-    }
-  g_rmdir (tmp_dir);
+  grammar_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   g_free (fixture_path);
   g_free (script_path);

@@ -4,8 +4,9 @@
  */
 #include <string.h>
 
-#include <glib/gstdio.h>
 #include <grammar.h>
+
+#include "grammar-test-util.h"
 
 static char *tmp_dir;
 static GrammarDatabase *database;
@@ -35,30 +36,12 @@ static const char industry_sql[] = "SELECT Industry FROM company WHERE Name = '[
 /* Helpers. */
 
 static char *
-write_file (const char *name,
-            const char *text)
-{
-  char *path = g_build_filename (tmp_dir, name, NULL);
-
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-  return path;
-}
-
-static char *
 read_file (const char *path)
 {
   char *text = NULL;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   return text;
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in “%s”", needle, haystack);
 }
 
 static GrammarSqlTemplate *
@@ -94,7 +77,7 @@ assert_invalid (const char *sql,
   g_assert_false (grammar_sql_template_validate (sql_template, database, schema, &error));
   g_assert_error (error, domain, code);
   g_assert_true (g_str_has_prefix (error->message, prefix));
-  assert_contains (error->message, reason);
+  grammar_test_assert_contains (error->message, reason);
   g_assert_true (grammar_error_is_input_error (error));
 }
 
@@ -108,7 +91,7 @@ assert_parse_fails (const char *sql,
   g_assert_null (sql_template);
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   g_assert_true (error->message[0] == 's' && error->message[13] == ':');
-  assert_contains (error->message, reason);
+  grammar_test_assert_contains (error->message, reason);
 }
 
 /* Parsing. */
@@ -424,7 +407,7 @@ test_json (void)
 
       g_assert_null (sql_template);
       g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-      assert_contains (error->message, bad[i][1]);
+      grammar_test_assert_contains (error->message, bad[i][1]);
       g_clear_error (&error);
     }
 
@@ -460,13 +443,13 @@ test_text_placeholders (void)
   g_assert_false (grammar_text_template_check_placeholders (lost, join, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   g_assert_true (g_str_has_prefix (error->message, id));
-  assert_contains (error->message, "lacks the placeholder [people.Name]");
-  assert_contains (error->message, "(style short)");
+  grammar_test_assert_contains (error->message, "lacks the placeholder [people.Name]");
+  grammar_test_assert_contains (error->message, "(style short)");
   g_clear_error (&error);
 
   g_assert_false (grammar_text_template_check_placeholders (added, join, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-  assert_contains (error->message, "[company.Industry]");
+  grammar_test_assert_contains (error->message, "[company.Industry]");
   g_clear_error (&error);
 
   filled = grammar_text_template_fill (good, join, g_variant_new_tuple (values, 2));
@@ -496,7 +479,7 @@ test_text_json (void)
   none = grammar_text_template_new_from_json (missing, &error);
   g_assert_null (none);
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-  assert_contains (error->message, "“style”");
+  grammar_test_assert_contains (error->message, "“style”");
 }
 
 /* Sets. */
@@ -608,7 +591,7 @@ test_file_round_trip (void)
   g_assert_cmpstr (first, ==, second);
   g_assert_true (g_str_has_prefix (first, "[\n  {\n    \"id\" : \""));
   g_assert_true (g_str_has_suffix (first, "]\n"));
-  assert_contains (first, "\"origin\" : \"schema\"");
+  grammar_test_assert_contains (first, "\"origin\" : \"schema\"");
   g_clear_pointer (&first, g_free);
   g_clear_pointer (&second, g_free);
   g_clear_pointer (&problems, g_strfreev);
@@ -622,7 +605,7 @@ test_file_round_trip (void)
   second = read_file (text_again);
   g_assert_cmpstr (first, ==, second);
   g_assert_true (g_str_has_prefix (first, "{\n  \"sql_templates\" : [\n"));
-  assert_contains (first, "\"text_templates\" : [\n");
+  grammar_test_assert_contains (first, "\"text_templates\" : [\n");
 }
 
 static void
@@ -638,7 +621,7 @@ assert_problem (GStrv       problems,
 static void
 test_load_keeps_valid (void)
 {
-  g_autofree char *path = write_file ("edited.json",
+  g_autofree char *path = grammar_test_write_file (tmp_dir, "edited.json",
     "[\n"
     "  {\"id\": \"s000000000000\", \"sql\": \"SELECT Industry FROM company WHERE Name = '[company.Name]'\","
     "   \"tables\": [\"company\"], \"origin\": \"schema\"},\n"
@@ -683,21 +666,21 @@ test_load_keeps_valid (void)
 
   /* The duplicate is not a problem of the file but is said anyway. */
   {
-    g_autofree char *dup_path = write_file ("dup.json",
+    g_autofree char *dup_path = grammar_test_write_file (tmp_dir, "dup.json",
       "[{\"sql\": \"SELECT Age FROM people WHERE Name = [people.Name]\"},"
       " {\"sql\": \"SELECT Age FROM people WHERE Name = [people.Name];\"}]");
     g_autoptr (GrammarTemplateSet) dup = load (dup_path, &problems);
 
     g_assert_cmpuint (grammar_template_set_get_sql_templates (dup)->len, ==, 1);
     g_assert_cmpuint (g_strv_length (problems), ==, 1);
-    assert_contains (problems[0], "the same SQL");
+    grammar_test_assert_contains (problems[0], "the same SQL");
   }
 }
 
 static void
 test_load_parse_only (void)
 {
-  g_autofree char *path = write_file ("unchecked.json",
+  g_autofree char *path = grammar_test_write_file (tmp_dir, "unchecked.json",
     "[{\"sql\": \"SELECT Nope FROM nowhere WHERE x = [nowhere.x]\"}, {\"sql\": \"SELECT 1\"}]");
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
@@ -729,7 +712,7 @@ test_load_text_templates (void)
     "  {\"template\": \"s0123456789ab\", \"style\": \"short\", \"text\": \"Who?\"},\n"
     "  {\"template\": \"%s\", \"text\": \"no style\"}\n"
     "]}\n", industry, industry_sql, misspelt, industry, industry, misspelt, misspelt, industry);
-  g_autofree char *path = write_file ("texts.json", text);
+  g_autofree char *path = grammar_test_write_file (tmp_dir, "texts.json", text);
   g_autoptr (GrammarTemplateSet) set = NULL;
   g_auto (GStrv) problems = NULL;
   GPtrArray *text_templates;
@@ -756,9 +739,9 @@ test_load_text_templates (void)
 static void
 test_load_errors (void)
 {
-  g_autofree char *not_json = write_file ("broken.json", "[\n  {\"sql\": \"SELECT\"\n");
-  g_autofree char *wrong_shape = write_file ("shape.json", "{\"templates\": []}");
-  g_autofree char *scalar = write_file ("scalar.json", "42");
+  g_autofree char *not_json = grammar_test_write_file (tmp_dir, "broken.json", "[\n  {\"sql\": \"SELECT\"\n");
+  g_autofree char *wrong_shape = grammar_test_write_file (tmp_dir, "shape.json", "{\"templates\": []}");
+  g_autofree char *scalar = grammar_test_write_file (tmp_dir, "scalar.json", "42");
   g_autofree char *missing = g_build_filename (tmp_dir, "missing.json", NULL);
   const char *paths[] = { not_json, wrong_shape, scalar, missing };
 
@@ -770,13 +753,13 @@ test_load_errors (void)
 
       g_assert_false (grammar_template_set_load (set, paths[i], database, NULL, &problems, &error));
       g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-      assert_contains (error->message, paths[i]);
+      grammar_test_assert_contains (error->message, paths[i]);
       g_assert_null (problems);
       g_assert_cmpuint (grammar_template_set_get_sql_templates (set)->len, ==, 0);
       if (i == 0)
-        assert_contains (error->message, "broken.json:2:");
+        grammar_test_assert_contains (error->message, "broken.json:2:");
       if (i == 1)
-        assert_contains (error->message, "not a template file");
+        grammar_test_assert_contains (error->message, "not a template file");
     }
 }
 
@@ -797,8 +780,8 @@ test_save_atomic (void)
 static void
 open_fixture (void)
 {
-  g_autofree char *script = write_file ("fixture.sql", fixture_sql);
-  g_autofree char *keyfile = write_file ("test.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
+  g_autofree char *script = grammar_test_write_file (tmp_dir, "fixture.sql", fixture_sql);
+  g_autofree char *keyfile = grammar_test_write_file (tmp_dir, "test.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GError) error = NULL;
 
@@ -810,24 +793,6 @@ open_fixture (void)
   g_assert_no_error (error);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -836,8 +801,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  tmp_dir = g_dir_make_tmp ("test-templates-XXXXXX", NULL);
-  g_assert_nonnull (tmp_dir);
+  tmp_dir = grammar_test_make_tmp_dir ("test-templates-XXXXXX");
   open_fixture ();
 
   g_test_add_func ("/templates/parse/bare-and-quoted", test_parse_bare_and_quoted);
@@ -865,7 +829,7 @@ main (int    argc,
 
   g_clear_object (&schema);
   g_clear_object (&database);
-  remove_tree (tmp_dir);
+  grammar_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

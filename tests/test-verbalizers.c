@@ -3,12 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <sys/wait.h>
 
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 
 #include <grammar.h>
+
+#include "grammar-test-util.h"
 
 static char *tmpdir;
 
@@ -57,16 +57,6 @@ static const char * const all_sql[] = {
 };
 
 /* Helpers */
-
-static char *
-write_file (const char *name,
-            const char *text)
-{
-  char *path = g_build_filename (tmpdir, name, NULL);
-
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-  return path;
-}
 
 static GrammarSqlTemplate *
 new_template (const char *sql)
@@ -152,14 +142,6 @@ assert_has_text (GPtrArray  *texts,
 }
 
 static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in:\n%s", needle, haystack);
-}
-
-static void
 assert_distinct (GPtrArray *texts)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
@@ -213,14 +195,14 @@ test_styles (void)
       g_assert_nonnull (grammar_text_style_get_criteria (styles[i]));
     }
   /* The paper's criteria (Table 6) for short and long. */
-  assert_contains (grammar_text_style_get_criteria ("long"), "Each query should be at least 30 words long");
-  assert_contains (grammar_text_style_get_criteria ("short"), "skip parts of speech, such as conjunctions and articles");
-  assert_contains (grammar_text_style_get_criteria ("interrogative"), "question mark");
+  grammar_test_assert_contains (grammar_text_style_get_criteria ("long"), "Each query should be at least 30 words long");
+  grammar_test_assert_contains (grammar_text_style_get_criteria ("short"), "skip parts of speech, such as conjunctions and articles");
+  grammar_test_assert_contains (grammar_text_style_get_criteria ("interrogative"), "question mark");
 
   g_assert_false (grammar_text_style_check ("Short", &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-  assert_contains (error->message, "“Short”");
-  assert_contains (error->message, "short, long, interrogative, directive, formal, casual");
+  grammar_test_assert_contains (error->message, "“Short”");
+  grammar_test_assert_contains (error->message, "short, long, interrogative, directive, formal, casual");
   g_clear_error (&error);
   g_assert_false (grammar_text_style_check (NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
@@ -525,7 +507,7 @@ test_rules_unknown_style (void)
 
   g_assert_null (texts);
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
-  assert_contains (error->message, "short, long, interrogative, directive, formal, casual");
+  grammar_test_assert_contains (error->message, "short, long, interrogative, directive, formal, casual");
 }
 
 /* Templates the reader does not follow still get texts, placeholders intact. */
@@ -768,14 +750,14 @@ test_llm_request (void)
   g_assert_no_error (error);
   g_assert_cmpuint (grammar_chat_request_get_n_messages (request), ==, 2);
   g_assert_cmpstr (grammar_chat_request_get_message_role (request, 0), ==, "system");
-  assert_contains (grammar_chat_request_get_message_content (request, 0), "Text Template Generator");
-  assert_contains (grammar_chat_request_get_message_content (request, 0), "##CRITERIA##");
-  assert_contains (grammar_chat_request_get_message_content (request, 0), grammar_text_style_get_criteria ("long"));
-  assert_contains (grammar_chat_request_get_message_content (request, 0), "single line");
-  assert_contains (grammar_chat_request_get_message_content (request, 1), grammar_sql_template_get_sql (sql_template));
-  assert_contains (grammar_chat_request_get_message_content (request, 1), "##PLACEHOLDERS##\n[company.Name]\n[people.Name]\n");
-  assert_contains (grammar_chat_request_get_message_content (request, 1), "##NUMBER OF TEXT TEMPLATES##\n4\n");
-  assert_contains (grammar_chat_request_get_message_content (request, 1), accepted[0]);
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 0), "Text Template Generator");
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 0), "##CRITERIA##");
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 0), grammar_text_style_get_criteria ("long"));
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 0), "single line");
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 1), grammar_sql_template_get_sql (sql_template));
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 1), "##PLACEHOLDERS##\n[company.Name]\n[people.Name]\n");
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 1), "##NUMBER OF TEXT TEMPLATES##\n4\n");
+  grammar_test_assert_contains (grammar_chat_request_get_message_content (request, 1), accepted[0]);
   g_assert_cmpfloat (grammar_chat_request_get_temperature (request), ==, 0.9);
   g_assert_true (grammar_chat_request_get_seed (request, &seed));
   g_assert_cmpint (seed, ==, 42);
@@ -817,20 +799,20 @@ test_llm_drop_and_retry (void)
 
   /* The retry asks for the two missing and lists what was kept; the
    * reply's surplus third line is ignored, not reported. */
-  assert_contains (request_message (llm, 0, "user"), "##NUMBER OF TEXT TEMPLATES##\n3\n");
-  assert_contains (request_message (llm, 1, "user"), "##NUMBER OF TEXT TEMPLATES##\n2\n");
-  assert_contains (request_message (llm, 1, "user"), "##ALREADY ACCEPTED (do not repeat them)##\n"
-                                                     "What is the industry of the company named '[company.Name]'?\n");
-  assert_contains (request_message (llm, 0, "system"), "question mark");
+  grammar_test_assert_contains (request_message (llm, 0, "user"), "##NUMBER OF TEXT TEMPLATES##\n3\n");
+  grammar_test_assert_contains (request_message (llm, 1, "user"), "##NUMBER OF TEXT TEMPLATES##\n2\n");
+  grammar_test_assert_contains (request_message (llm, 1, "user"), "##ALREADY ACCEPTED (do not repeat them)##\n"
+                                "What is the industry of the company named '[company.Name]'?\n");
+  grammar_test_assert_contains (request_message (llm, 0, "system"), "question mark");
 
   g_assert_cmpuint (g_strv_length (dropped), ==, 3);
   /* Lines are numbered as in the reply, blank ones included. */
-  assert_contains (dropped[0], "reply 1, line 3:");
-  assert_contains (dropped[0], "lacks the placeholder [company.Name]");
-  assert_contains (dropped[1], "reply 1, line 4:");
-  assert_contains (dropped[1], "[people.Name]");
-  assert_contains (dropped[2], "reply 1, line 5:");
-  assert_contains (dropped[2], "repeats a text already kept");
+  grammar_test_assert_contains (dropped[0], "reply 1, line 3:");
+  grammar_test_assert_contains (dropped[0], "lacks the placeholder [company.Name]");
+  grammar_test_assert_contains (dropped[1], "reply 1, line 4:");
+  grammar_test_assert_contains (dropped[1], "[people.Name]");
+  grammar_test_assert_contains (dropped[2], "reply 1, line 5:");
+  grammar_test_assert_contains (dropped[2], "repeats a text already kept");
 }
 
 /* A model that never gives enough: the texts it gave, after the retries. */
@@ -853,7 +835,7 @@ test_llm_never_enough (void)
   g_assert_cmpuint (g_queue_get_length (&llm->replies), ==, 2);
   /* Reply 1: one without [company.Name]; replies 2 and 3: two repeats and that one. */
   g_assert_cmpuint (g_strv_length (dropped), ==, 7);
-  assert_contains (dropped[6], "reply 3, line 3:");
+  grammar_test_assert_contains (dropped[6], "reply 3, line 3:");
 }
 
 static void
@@ -869,8 +851,8 @@ test_llm_empty_replies (void)
   g_assert_cmpuint (texts->len, ==, 0);
   g_assert_cmpuint (llm->requests->len, ==, 4);
   g_assert_cmpuint (g_strv_length (dropped), ==, 4);
-  assert_contains (dropped[0], "reply 1: no text template in the reply");
-  assert_contains (dropped[3], "reply 4: no text template in the reply");
+  grammar_test_assert_contains (dropped[0], "reply 1: no text template in the reply");
+  grammar_test_assert_contains (dropped[3], "reply 4: no text template in the reply");
 }
 
 /* What can be measured of a style is checked too. */
@@ -891,12 +873,12 @@ test_llm_style_checks (void)
   long_texts = llm_verbalize (llm, industry_sql, "long", 1, 3, &long_dropped);
   g_assert_cmpuint (long_texts->len, ==, 1);
   g_assert_true (has_text (long_texts, long_text));
-  assert_contains (long_dropped[0], "has 3 words; the long style needs at least 30");
+  grammar_test_assert_contains (long_dropped[0], "has 3 words; the long style needs at least 30");
 
   test_canned_llm_add (llm, "What is the industry of '[company.Name]'?\nFind the industry of '[company.Name]'.");
   directives = llm_verbalize (llm, industry_sql, "directive", 1, 0, &directive_dropped);
   g_assert_cmpuint (directives->len, ==, 1);
-  assert_contains (directive_dropped[0], "is a question");
+  grammar_test_assert_contains (directive_dropped[0], "is a question");
 }
 
 static void
@@ -964,49 +946,6 @@ test_llm_async_from_config (void)
 
 /* The command */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs `grammar text-templates ARGS…` (NULL-terminated) in the fixture folder. */
-static void
-run_command (Run *run, ...)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("GRAMMAR_EXE");
-  const char *arg;
-  va_list ap;
-  int wait_status = 0;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (args, (gpointer) exe);
-  g_ptr_array_add (args, (gpointer) "text-templates");
-  va_start (ap, run);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (args, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  g_spawn_sync (tmpdir, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
-
 static char *
 read_file (const char *name)
 {
@@ -1073,36 +1012,36 @@ write_sql_templates (void)
   root = json_builder_get_root (builder);
   json_generator_set_root (generator, root);
   text = json_generator_to_data (generator, NULL);
-  path = write_file ("sql-templates.json", text);
+  path = grammar_test_write_file (tmpdir, "sql-templates.json", text);
 }
 
 static void
 test_cli_help (void)
 {
-  g_auto (Run) run = { 0 };
+  g_auto (GrammarTestRun) run = { 0 };
 
-  run_command (&run, "--help", NULL);
+  grammar_test_run (&run, tmpdir, "text-templates", "--help", NULL);
   g_assert_cmpint (run.status, ==, 0);
-  assert_contains (run.out, "grammar text-templates");
-  assert_contains (run.out, "--style");
-  assert_contains (run.out, "--per-template");
-  assert_contains (run.out, "--generator");
-  assert_contains (run.out, "--retries");
+  grammar_test_assert_contains (run.out, "grammar text-templates");
+  grammar_test_assert_contains (run.out, "--style");
+  grammar_test_assert_contains (run.out, "--per-template");
+  grammar_test_assert_contains (run.out, "--generator");
+  grammar_test_assert_contains (run.out, "--retries");
   for (const char * const *style = grammar_text_style_list (); *style != NULL; style++)
-    assert_contains (run.out, *style);
-  assert_contains (run.out, "comma list");
+    grammar_test_assert_contains (run.out, *style);
+  grammar_test_assert_contains (run.out, "comma list");
 }
 
 static void
 test_cli_rules (void)
 {
-  g_auto (Run) run = { 0 };
+  g_auto (GrammarTestRun) run = { 0 };
   g_autoptr (GrammarTemplateSet) set = NULL;
 
-  run_command (&run, "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "cli-short.json",
-               "--style", "short", "--style", "long,interrogative", NULL);
+  grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "sql-templates.json",
+                    "-o", "cli-short.json", "--style", "short", "--style", "long,interrogative", NULL);
   g_assert_cmpint (run.status, ==, 0);
-  assert_contains (run.err, "45 text templates (short, long, interrogative; rules, seed 0) for 5 SQL templates written to cli-short.json");
+  grammar_test_assert_contains (run.err, "45 text templates (short, long, interrogative; rules, seed 0) for 5 SQL templates written to cli-short.json");
   g_assert_cmpstr (run.out, ==, "");
 
   set = load_output ("cli-short.json");
@@ -1124,17 +1063,17 @@ test_cli_rules (void)
 static void
 test_cli_deterministic (void)
 {
-  g_auto (Run) first = { 0 }, again = { 0 }, other = { 0 };
+  g_auto (GrammarTestRun) first = { 0 }, again = { 0 }, other = { 0 };
   g_autofree char *first_text = NULL;
   g_autofree char *again_text = NULL;
   g_autofree char *other_text = NULL;
 
-  run_command (&first, "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "seed-a.json",
-               "--style", "all", "-n", "2", "--seed", "11", "-q", NULL);
-  run_command (&again, "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "seed-b.json",
-               "--style", "all", "-n", "2", "--seed", "11", "-q", NULL);
-  run_command (&other, "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "seed-c.json",
-               "--style", "all", "-n", "2", "--seed", "12", "-q", NULL);
+  grammar_test_run (&first, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "sql-templates.json",
+                    "-o", "seed-a.json", "--style", "all", "-n", "2", "--seed", "11", "-q", NULL);
+  grammar_test_run (&again, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "sql-templates.json",
+                    "-o", "seed-b.json", "--style", "all", "-n", "2", "--seed", "11", "-q", NULL);
+  grammar_test_run (&other, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "sql-templates.json",
+                    "-o", "seed-c.json", "--style", "all", "-n", "2", "--seed", "12", "-q", NULL);
   g_assert_cmpint (first.status, ==, 0);
   g_assert_cmpint (again.status, ==, 0);
   g_assert_cmpint (other.status, ==, 0);
@@ -1151,15 +1090,15 @@ test_cli_deterministic (void)
 static void
 test_cli_accumulate (void)
 {
-  g_auto (Run) first = { 0 }, second = { 0 }, third = { 0 };
+  g_auto (GrammarTestRun) first = { 0 }, second = { 0 }, third = { 0 };
   g_autoptr (GrammarTemplateSet) set = NULL;
 
-  run_command (&first, "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "acc.json",
-               "--style", "short", "-q", NULL);
-  run_command (&second, "-c", "fixture.ini", "-i", "acc.json", "-o", "acc.json",
-               "--style", "formal", "-n", "2", "-q", NULL);
-  run_command (&third, "-c", "fixture.ini", "-i", "acc.json", "-o", "acc.json",
-               "--style", "formal,formal", "-n", "4", "--seed", "3", "-q", NULL);
+  grammar_test_run (&first, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "acc.json",
+                    "--style", "short", "-q", NULL);
+  grammar_test_run (&second, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "acc.json", "-o", "acc.json",
+                    "--style", "formal", "-n", "2", "-q", NULL);
+  grammar_test_run (&third, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "acc.json", "-o", "acc.json",
+                    "--style", "formal,formal", "-n", "4", "--seed", "3", "-q", NULL);
   g_assert_cmpint (first.status, ==, 0);
   g_assert_cmpint (second.status, ==, 0);
   g_assert_cmpint (third.status, ==, 0);
@@ -1172,14 +1111,14 @@ test_cli_accumulate (void)
 static void
 test_cli_fewer_than_asked (void)
 {
-  g_auto (Run) run = { 0 };
+  g_auto (GrammarTestRun) run = { 0 };
 
-  run_command (&run, "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "many.json",
-               "--style", "short", "--per-template", "400", "-q", NULL);
+  grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "sql-templates.json", "-o", "many.json",
+                    "--style", "short", "--per-template", "400", "-q", NULL);
   g_assert_cmpint (run.status, ==, 0);
-  assert_contains (run.err, "SQL templates with fewer than 400 text templates per style (5):");
-  assert_contains (run.err, "(short): ");
-  assert_contains (run.err, " of 400 — SELECT Industry FROM company");
+  grammar_test_assert_contains (run.err, "SQL templates with fewer than 400 text templates per style (5):");
+  grammar_test_assert_contains (run.err, "(short): ");
+  grammar_test_assert_contains (run.err, " of 400 — SELECT Industry FROM company");
   g_assert_true (file_exists ("many.json"));
 }
 
@@ -1208,28 +1147,23 @@ test_cli_bad_usage (void)
       "llm" },
     { { "-i", "sql-templates.json", "-o", "bad.json", "--style", "short", NULL }, "no configuration given" },
   };
-  g_autofree char *not_json = write_file ("not-json.json", "[{\"sql\": ");
-  g_autofree char *all_invalid = write_file ("all-invalid.json",
-                                             "[{\"sql\": \"SELECT Nmae FROM company WHERE Name = '[company.Nmae]'\"}]");
+  g_autofree char *not_json = grammar_test_write_file (tmpdir, "not-json.json", "[{\"sql\": ");
+  g_autofree char *all_invalid = grammar_test_write_file (tmpdir, "all-invalid.json",
+                                                          "[{\"sql\": \"SELECT Nmae FROM company WHERE Name = '[company.Nmae]'\"}]");
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GPtrArray) args = g_ptr_array_new ();
-      g_autoptr (GError) error = NULL;
-      g_autofree char *out = NULL, *err = NULL;
-      int wait_status = 0;
+      g_auto (GrammarTestRun) run = { 0 };
 
-      g_ptr_array_add (args, (gpointer) g_getenv ("GRAMMAR_EXE"));
       g_ptr_array_add (args, (gpointer) "text-templates");
       for (guint j = 0; cases[i].args[j] != NULL; j++)
         g_ptr_array_add (args, (gpointer) cases[i].args[j]);
       g_ptr_array_add (args, NULL);
-      g_spawn_sync (tmpdir, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &wait_status, &error);
-      g_assert_no_error (error);
-      g_assert_true (WIFEXITED (wait_status));
-      if (WEXITSTATUS (wait_status) != 2)
-        g_error ("case %u: exit %d, stderr:\n%s", i, WEXITSTATUS (wait_status), err);
-      assert_contains (err, cases[i].message);
+      grammar_test_runv (&run, tmpdir, (const char * const *) args->pdata);
+      if (run.status != 2)
+        g_error ("case %u: exit %d, stderr:\n%s", i, run.status, run.err);
+      grammar_test_assert_contains (run.err, cases[i].message);
       g_assert_false (file_exists ("bad.json"));
     }
 }
@@ -1238,18 +1172,21 @@ test_cli_bad_usage (void)
 static void
 test_cli_invalid_templates (void)
 {
-  g_auto (Run) run = { 0 };
-  g_autofree char *input = write_file ("some-invalid.json",
+  g_auto (GrammarTestRun) run = { 0 };
+  g_autofree char *input = grammar_test_write_file (tmpdir, "some-invalid.json",
     "[{\"sql\": \"SELECT Industry FROM company WHERE Name = '[company.Name]'\"},"
     " {\"sql\": \"SELECT Industry FROM company WHERE Name = '[company.Nmae]'\"},"
     " {\"sql\": \"DELETE FROM company WHERE Name = '[company.Name]'\"}]");
   g_autoptr (GrammarTemplateSet) set = NULL;
 
-  run_command (&run, "-c", "fixture.ini", "-i", "some-invalid.json", "-o", "some.json", "--style", "casual", NULL);
-  g_assert_cmpint (run.status, ==, 0);
-  assert_contains (run.err, "templates left out (2):");
-  assert_contains (run.err, "Nmae");
-  assert_contains (run.err, "3 text templates (casual; rules, seed 0) for 1 SQL template written to some.json");
+  grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "some-invalid.json", "-o", "some.json",
+                    "--style", "casual", NULL);
+  /* The valid template is written; the status says the input needs fixing. */
+  g_assert_cmpint (run.status, ==, 2);
+  grammar_test_assert_contains (run.err, "templates left out (2):");
+  grammar_test_assert_contains (run.err, "2 templates of some-invalid.json left out");
+  grammar_test_assert_contains (run.err, "Nmae");
+  grammar_test_assert_contains (run.err, "3 text templates (casual; rules, seed 0) for 1 SQL template written to some.json");
   set = load_output ("some.json");
   g_assert_cmpuint (count_style (set, "casual"), ==, 3);
 }
@@ -1259,30 +1196,19 @@ test_cli_invalid_templates (void)
 static void
 make_fixtures (void)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *script = NULL;
   g_autofree char *ini = NULL;
 
-  tmpdir = g_dir_make_tmp ("grammar-verbalizers-XXXXXX", &error);
-  g_assert_no_error (error);
-  script = write_file ("fixture.sql", fixture_sql);
-  ini = write_file ("fixture.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
+  tmpdir = grammar_test_make_tmp_dir ("grammar-verbalizers-XXXXXX");
+  script = grammar_test_write_file (tmpdir, "fixture.sql", fixture_sql);
+  ini = grammar_test_write_file (tmpdir, "fixture.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
   write_sql_templates ();
 }
 
 static void
 remove_fixtures (void)
 {
-  g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
-
-      g_remove (path);
-    }
-  g_rmdir (tmpdir);
+  grammar_test_remove_tree (tmpdir);
   g_free (tmpdir);
 }
 
