@@ -27,6 +27,8 @@ int            grammar_cli_qa          (int            argc,
                                         char         **argv);
 int            grammar_cli_import      (int            argc,
                                         char         **argv);
+int            grammar_cli_llm         (int            argc,
+                                        char         **argv);
 
 gboolean       grammar_cli_parse       (GOptionContext *context,
                                         const char     *command,
@@ -38,5 +40,6 @@ int            grammar_cli_report      (const char     *command,
 GrammarConfig *grammar_cli_load_config (const char     *path,
                                         GError        **error);
 void           grammar_cli_print_json  (JsonNode       *node);
+void           grammar_cli_print_llm_stats (GObject    *llm);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ static const Command commands[] = {
   { "text-templates", "Turn SQL templates into natural-language templates in a style", grammar_cli_text_templates },
   { "qa", "Fill templates with database values: grounded query-answer pairs", grammar_cli_qa },
   { "import", "Import files of the Python GRAMMAR tool", grammar_cli_import },
+  { "llm", "Send one prompt to the configured language model and print its reply", grammar_cli_llm },
 };
 
 static void

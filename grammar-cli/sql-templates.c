@@ -132,6 +132,7 @@ run_llm_generator (Options          *options,
   if (!options->quiet)
     fprintf (stderr, "grammar sql-templates: asking the language model of [%s]…\n", options->llm_section);
   templates = grammar_llm_sql_generator_generate (generator, &reply, rejected, NULL, error);
+  grammar_cli_print_llm_stats (llm);
   if (options->verbose && reply != NULL)
     fprintf (stderr, "--- reply of the language model ---\n%s\n--- end of the reply ---\n", reply);
   return templates;

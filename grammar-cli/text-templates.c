@@ -417,6 +417,8 @@ grammar_cli_text_templates (int    argc,
   if (!make_verbalizer (&options, config, schema, &run, &error))
     return grammar_cli_report ("text-templates", error);
   output = generate (&options, &run, input, &error);
+  if (run.llm != NULL)
+    grammar_cli_print_llm_stats (G_OBJECT (grammar_llm_verbalizer_get_llm (run.llm)));
   if (options.verbose)
     print_lines ("dropped lines of the replies", (const char * const *) run.dropped->pdata, run.dropped->len);
   if (output == NULL)
