@@ -116,3 +116,60 @@ grammar_test_remove_tree (const char *path)
     }
   g_rmdir (path);
 }
+
+/* Starts fake-openai with @args and waits for the URL it prints when it
+ * is ready: no sleeping. */
+GrammarTestServer *
+grammar_test_server_start (const char * const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  const char *exe = g_getenv ("FAKE_OPENAI");
+  GrammarTestServer *server = g_new0 (GrammarTestServer, 1);
+  gsize length = 0;
+
+  g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  server->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  server->stdin_pipe = g_object_ref (g_subprocess_get_stdin_pipe (server->process));
+  server->stdout_pipe = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server->process));
+
+  server->url = g_data_input_stream_read_line_utf8 (server->stdout_pipe, &length, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (server->url);
+  g_assert_true (g_str_has_suffix (server->url, "/v1"));
+  server->root = g_strndup (server->url, strlen (server->url) - strlen ("/v1"));
+  return server;
+}
+
+/* Closes the server's stdin, which stops it, and waits for it to exit;
+ * the caller may then look at its exit status and remaining output. */
+void
+grammar_test_server_close (GrammarTestServer *server)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_output_stream_close (server->stdin_pipe, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (server->process, NULL, &error);
+  g_assert_no_error (error);
+}
+
+void
+grammar_test_server_free (GrammarTestServer *server)
+{
+  g_object_unref (server->stdin_pipe);
+  g_object_unref (server->stdout_pipe);
+  g_object_unref (server->process);
+  g_free (server->url);
+  g_free (server->root);
+  g_free (server->ca_file);
+  g_free (server);
+}

@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -38,5 +38,21 @@ char *grammar_test_write_file     (const char         *dir,
                                    const char         *name,
                                    const char         *contents);
 void  grammar_test_remove_tree    (const char         *path);
+
+/* A running tests/fake-openai server ($FAKE_OPENAI): its process, the
+ * pipe to its stdin (closing it stops the server) and its URL. */
+typedef struct
+{
+  GSubprocess *process;
+  GOutputStream *stdin_pipe;
+  GDataInputStream *stdout_pipe;
+  char *url;      /* http(s)://127.0.0.1:PORT/v1 */
+  char *root;     /* http(s)://127.0.0.1:PORT */
+  char *ca_file;  /* the CA a TLS server's certificate is signed by, or NULL */
+} GrammarTestServer;
+
+GrammarTestServer *grammar_test_server_start (const char * const *args);
+void               grammar_test_server_close (GrammarTestServer  *server);
+void               grammar_test_server_free  (GrammarTestServer  *server);
 
 G_END_DECLS

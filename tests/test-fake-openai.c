@@ -15,15 +15,9 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
-/* A running server: its process, the pipe to its stdin and its URL. */
-typedef struct
-{
-  GSubprocess *process;
-  GOutputStream *stdin_pipe;
-  GDataInputStream *stdout_pipe;
-  char *url;    /* http://127.0.0.1:PORT/v1 */
-  char *root;   /* http://127.0.0.1:PORT */
-} Server;
+#include "grammar-test-util.h"
+
+typedef GrammarTestServer Server;
 
 static char *tmpdir;
 
@@ -31,35 +25,15 @@ static Server *
 server_start (const char *first_arg,
               ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
-  const char *exe = g_getenv ("FAKE_OPENAI");
-  Server *server = g_new0 (Server, 1);
-  gsize length = 0;
-  va_list args;
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
 
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  va_start (args, first_arg);
-  for (const char *arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  server->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  server->stdin_pipe = g_object_ref (g_subprocess_get_stdin_pipe (server->process));
-  server->stdout_pipe = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server->process));
-
-  /* the server prints its URL when it is ready: no sleeping */
-  server->url = g_data_input_stream_read_line_utf8 (server->stdout_pipe, &length, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (server->url);
-  g_assert_true (g_str_has_suffix (server->url, "/v1"));
-  server->root = g_strndup (server->url, strlen (server->url) - strlen ("/v1"));
-  return server;
+  va_start (ap, first_arg);
+  for (const char *arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return grammar_test_server_start ((const char * const *) args->pdata);
 }
 
 /* Closes the server's stdin and checks that it exits at once and cleanly
@@ -71,10 +45,7 @@ server_stop (Server *server)
   g_autofree char *rest = NULL;
   gsize length = 0;
 
-  g_output_stream_close (server->stdin_pipe, NULL, &error);
-  g_assert_no_error (error);
-  g_subprocess_wait (server->process, NULL, &error);
-  g_assert_no_error (error);
+  grammar_test_server_close (server);
   g_assert_true (g_subprocess_get_if_exited (server->process));
   g_assert_cmpint (g_subprocess_get_exit_status (server->process), ==, 0);
 
@@ -83,12 +54,7 @@ server_stop (Server *server)
   g_assert_no_error (error);
   g_assert_cmpuint (length, ==, 0);
 
-  g_object_unref (server->stdin_pipe);
-  g_object_unref (server->stdout_pipe);
-  g_object_unref (server->process);
-  g_free (server->url);
-  g_free (server->root);
-  g_free (server);
+  grammar_test_server_free (server);
 }
 
 static SoupSession *

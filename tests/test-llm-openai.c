@@ -31,45 +31,7 @@ static char *tmpdir;
 
 /* ---- the server ---- */
 
-typedef struct
-{
-  GSubprocess *process;
-  GOutputStream *stdin_pipe;
-  GDataInputStream *stdout_pipe;
-  char *url;    /* http(s)://127.0.0.1:PORT/v1 */
-  char *root;   /* http(s)://127.0.0.1:PORT */
-  char *ca_file;
-} Server;
-
-static Server *
-server_startv (const char * const *args)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
-  const char *exe = g_getenv ("FAKE_OPENAI");
-  Server *server = g_new0 (Server, 1);
-  gsize length = 0;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  server->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  server->stdin_pipe = g_object_ref (g_subprocess_get_stdin_pipe (server->process));
-  server->stdout_pipe = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server->process));
-  /* The server prints its URL when it is ready: no sleeping. */
-  server->url = g_data_input_stream_read_line_utf8 (server->stdout_pipe, &length, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (server->url);
-  g_assert_true (g_str_has_suffix (server->url, "/v1"));
-  server->root = g_strndup (server->url, strlen (server->url) - strlen ("/v1"));
-  return server;
-}
+typedef GrammarTestServer Server;
 
 static Server *
 server_start (const char *first_arg,
@@ -83,26 +45,15 @@ server_start (const char *first_arg,
     g_ptr_array_add (args, (gpointer) arg);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-  return server_startv ((const char * const *) args->pdata);
+  return grammar_test_server_start ((const char * const *) args->pdata);
 }
 
 /* Closing its stdin stops it. */
 static void
 server_stop (Server *server)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_output_stream_close (server->stdin_pipe, NULL, &error);
-  g_assert_no_error (error);
-  g_subprocess_wait (server->process, NULL, &error);
-  g_assert_no_error (error);
-  g_object_unref (server->stdin_pipe);
-  g_object_unref (server->stdout_pipe);
-  g_object_unref (server->process);
-  g_free (server->url);
-  g_free (server->root);
-  g_free (server->ca_file);
-  g_free (server);
+  grammar_test_server_close (server);
+  grammar_test_server_free (server);
 }
 
 /* GET /_stats */
