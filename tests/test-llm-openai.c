@@ -359,6 +359,32 @@ test_round_trip (void)
   server_stop (server);
 }
 
+/* libsoup opens a new connection for every POST that is not marked
+ * idempotent: requests one after the other must share one connection. */
+static void
+test_keep_alive (void)
+{
+  Server *server = server_start (NULL);
+  g_autoptr (GrammarLlm) llm = build_llm (server->url, "cache=\nmax-concurrency=1\n");
+  /* every stat_of () opens a connection of its own */
+  gint64 before = stat_of (server, "connections");
+
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *prompt = g_strdup_printf ("Request %u on one connection", i);
+      g_autofree char *reply = ask (llm, prompt, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (reply, ==, prompt);
+    }
+  g_assert_cmpint (stat_of (server, "chat"), ==, 10);
+  /* libsoup may open a second one while it still holds the first (a bare
+   * SoupSession does the same); without keep-alive this is 10 */
+  g_assert_cmpint (stat_of (server, "connections") - before - 1, <=, 2);
+  server_stop (server);
+}
+
 static void
 test_config_errors (void)
 {
@@ -1020,6 +1046,7 @@ main (int    argc,
   tmpdir = grammar_test_make_tmp_dir ("test-llm-openai-XXXXXX");
 
   g_test_add_func ("/llm-openai/round-trip", test_round_trip);
+  g_test_add_func ("/llm-openai/keep-alive", test_keep_alive);
   g_test_add_func ("/llm-openai/config-errors", test_config_errors);
   g_test_add_func ("/llm-openai/status", test_status);
   g_test_add_data_func ("/llm-openai/faults/429", "429", test_faults_always);

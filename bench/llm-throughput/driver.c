@@ -1,11 +1,14 @@
 /* driver.c: fires many distinct chat requests through a GrammarLlm at once
  *
  *   driver --base-url URL --concurrency C [--requests N] [--timeout S]
- *          [--max-retries R] [--plugin openai]
+ *          [--max-retries R] [--plugin openai] [--bare]
  *
  * Builds the [llm] section with GrammarConfig (cache off, no API key),
  * starts N grammar_llm_chat_async() calls with distinct prompts on one
- * main loop, waits for all of them and prints one JSON line:
+ * main loop, waits for all of them and prints one JSON line (with --bare,
+ * the same request bodies go straight through one SoupSession with the
+ * same connection limit and no plugin at all: the reference the plugin
+ * is measured against):
  *   {"requests", "ok", "failed", "seconds", "requests_per_second",
  *    "http_requests", "retries", "first_error"}
  * Built and run by bench/llm-throughput/run against the build tree.
@@ -15,6 +18,7 @@
 #include <stdio.h>
 
 #include <grammar.h>
+#include <libsoup/soup.h>
 
 typedef struct
 {
@@ -46,6 +50,78 @@ chat_done (GObject      *source,
     }
   if (--run->pending == 0)
     g_main_loop_quit (run->loop);
+}
+
+/* --bare: libsoup alone */
+
+typedef struct
+{
+  Run *run;
+  SoupSession *session;
+  const char *url;
+  int next;
+  int requests;
+} Bare;
+
+static void bare_send (Bare *bare);
+
+static void
+bare_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  SoupMessage *message = data;
+  Bare *bare = g_object_get_data (G_OBJECT (message), "bare");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+
+  if (bytes != NULL && soup_message_get_status (message) == SOUP_STATUS_OK)
+    {
+      bare->run->ok++;
+    }
+  else
+    {
+      bare->run->failed++;
+      if (bare->run->first_error == NULL)
+        bare->run->first_error = g_strdup (error != NULL ? error->message : soup_message_get_reason_phrase (message));
+    }
+  g_object_unref (message);
+  if (bare->next < bare->requests)
+    bare_send (bare);
+  if (--bare->run->pending == 0)
+    g_main_loop_quit (bare->run->loop);
+}
+
+static void
+bare_send (Bare *bare)
+{
+  SoupMessage *message = soup_message_new ("POST", bare->url);
+  char *body = g_strdup_printf ("{\"model\":\"bench-model\",\"messages\":[{\"role\":\"user\",\"content\":"
+                                "\"Request %d of the throughput benchmark: say something.\"}],\"temperature\":0.0}",
+                                bare->next++);
+  g_autoptr (GBytes) bytes = g_bytes_new_take (body, strlen (body));
+
+  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
+  soup_message_add_flags (message, SOUP_MESSAGE_IDEMPOTENT);
+  g_object_set_data (G_OBJECT (message), "bare", bare);
+  soup_session_send_and_read_async (bare->session, message, G_PRIORITY_DEFAULT, NULL, bare_done, message);
+}
+
+static void
+run_bare (Run        *run,
+          const char *base_url,
+          int         concurrency,
+          int         requests)
+{
+  g_autofree char *url = g_strconcat (base_url, "/chat/completions", NULL);
+  Bare bare = { run, NULL, url, 0, requests };
+
+  bare.session = soup_session_new_with_options ("max-conns", MAX (concurrency, 10),
+                                                "max-conns-per-host", concurrency, NULL);
+  for (int i = 0; i < concurrency && i < requests; i++)
+    bare_send (&bare);
+  g_main_loop_run (run->loop);
+  g_object_unref (bare.session);
 }
 
 static guint64
@@ -85,6 +161,7 @@ main (int    argc,
   int requests = 2000;
   int max_retries = 10;
   double timeout = 60;
+  gboolean bare = FALSE;
   Run run = { 0, };
   gint64 start;
   double seconds;
@@ -95,6 +172,7 @@ main (int    argc,
     { "timeout", 0, 0, G_OPTION_ARG_DOUBLE, &timeout, "The plugin's timeout in seconds", "S" },
     { "max-retries", 0, 0, G_OPTION_ARG_INT, &max_retries, "The plugin's max-retries (default 10)", "R" },
     { "plugin", 0, 0, G_OPTION_ARG_STRING, &plugin, "The LLM plugin (default openai)", "NAME" },
+    { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "libsoup alone, no plugin: the reference", NULL },
     G_OPTION_ENTRY_NULL
   };
 
@@ -127,7 +205,9 @@ main (int    argc,
   run.loop = g_main_loop_new (NULL, FALSE);
   run.pending = requests;
   start = g_get_monotonic_time ();
-  for (int i = 0; i < requests; i++)
+  if (bare)
+    run_bare (&run, base_url, concurrency, requests);
+  for (int i = 0; i < requests && !bare; i++)
     {
       g_autoptr (GrammarChatRequest) request = grammar_chat_request_new ();
       g_autofree char *prompt = g_strdup_printf ("Request %d of the throughput benchmark: say something.", i);
@@ -135,7 +215,8 @@ main (int    argc,
       grammar_chat_request_add_message (request, "user", prompt);
       grammar_llm_chat_async (GRAMMAR_LLM (llm), request, NULL, chat_done, &run);
     }
-  g_main_loop_run (run.loop);
+  if (!bare)
+    g_main_loop_run (run.loop);
   seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
 
   {
@@ -144,7 +225,7 @@ main (int    argc,
     printf ("{\"requests\": %d, \"ok\": %u, \"failed\": %u, \"seconds\": %.6f, \"requests_per_second\": %.1f,"
             " \"http_requests\": %" G_GUINT64_FORMAT ", \"retries\": %" G_GUINT64_FORMAT ", \"first_error\": %s%s%s}\n",
             requests, run.ok, run.failed, seconds, requests / seconds,
-            statistic (llm, "requests"), statistic (llm, "retries"),
+            bare ? (guint64) requests : statistic (llm, "requests"), bare ? 0 : statistic (llm, "retries"),
             escaped != NULL ? "\"" : "", escaped != NULL ? escaped : "null", escaped != NULL ? "\"" : "");
   }
   g_main_loop_unref (run.loop);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gio/gnetworking.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
@@ -589,6 +590,19 @@ add_headers (GrammarOpenaiLlm   *self,
     }
 }
 
+/* Requests and replies are small and go as several writes: without
+ * TCP_NODELAY, Nagle's algorithm holds the later ones back for an ACK. */
+static void
+on_network_event (SoupMessage       *message,
+                  GSocketClientEvent event,
+                  GIOStream         *connection,
+                  gpointer           user_data)
+{
+  if (event == G_SOCKET_CLIENT_CONNECTED && G_IS_SOCKET_CONNECTION (connection))
+    g_socket_set_option (g_socket_connection_get_socket (G_SOCKET_CONNECTION (connection)), IPPROTO_TCP,
+                         TCP_NODELAY, TRUE, NULL);
+}
+
 static void
 start_attempt (Job *job)
 {
@@ -607,6 +621,11 @@ start_attempt (Job *job)
 
   g_clear_object (&job->message);
   job->message = soup_message_new ("POST", uri);
+  /* libsoup opens a new connection for every POST unless the message is
+   * marked idempotent; a request that dies on a stale kept-alive
+   * connection is retried below like any reset, so keep-alive is safe. */
+  soup_message_add_flags (job->message, SOUP_MESSAGE_IDEMPOTENT);
+  g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), NULL);
   add_headers (self, soup_message_get_request_headers (job->message));
   soup_message_set_request_body_from_bytes (job->message, "application/json", job->body);
 

@@ -34,8 +34,8 @@
  *   strings}`; deterministic pseudo-embeddings of dimension 8 made from a
  *   SHA-256 of each text, normalised to length 1.
  * - `GET /_stats`: `{"requests", "distinct", "max_per_body", "faults",
- *   "chat", "embeddings"}`, counting every request to the two endpoints
- *   above; "distinct" and "max_per_body" are per distinct request body
+ *   "chat", "embeddings", "connections"}`, counting every request to the
+ *   two endpoints above and every accepted connection; "distinct" and "max_per_body" are per distinct request body
  *   (its SHA-256), so a test can assert that each request was sent once.
  *   `POST /_reset` clears the counters.
  *
@@ -128,6 +128,7 @@ typedef struct
   guint64 n_faulted;
   guint64 chat;
   guint64 embeddings;
+  guint64 connections;  /* accepted TCP connections: keep-alive tests */
 
   /* the main thread's */
   GMainLoop *loop;
@@ -993,6 +994,8 @@ stats_handler (SoupServer        *server,
   json_builder_add_int_value (builder, self->chat);
   json_builder_set_member_name (builder, "embeddings");
   json_builder_add_int_value (builder, self->embeddings);
+  json_builder_set_member_name (builder, "connections");
+  json_builder_add_int_value (builder, self->connections);
   json_builder_end_object (builder);
   g_mutex_unlock (&self->lock);
   node = json_builder_get_root (builder);
@@ -1015,7 +1018,7 @@ reset_handler (SoupServer        *server,
     }
   g_mutex_lock (&self->lock);
   g_hash_table_remove_all (self->bodies);
-  self->requests = self->max_per_body = self->n_faulted = self->chat = self->embeddings = 0;
+  self->requests = self->max_per_body = self->n_faulted = self->chat = self->embeddings = self->connections = 0;
   g_mutex_unlock (&self->lock);
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "{}", 2);
@@ -1102,6 +1105,9 @@ on_incoming (GSocketService    *service,
   g_autoptr (GError) error = NULL;
   Handoff *handoff = g_new0 (Handoff, 1);
 
+  g_mutex_lock (&self->lock);
+  self->connections++;
+  g_mutex_unlock (&self->lock);
   /* small requests and responses: no Nagle delays */
   g_socket_set_option (g_socket_connection_get_socket (connection), IPPROTO_TCP, TCP_NODELAY, TRUE, NULL);
   handoff->worker = g_ptr_array_index (self->workers, self->next_worker++ % self->workers->len);
