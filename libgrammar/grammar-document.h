@@ -15,11 +15,25 @@ G_BEGIN_DECLS
 #define GRAMMAR_TYPE_DOCUMENT (grammar_document_get_type ())
 G_DECLARE_FINAL_TYPE (GrammarDocument, grammar_document, GRAMMAR, DOCUMENT, GObject)
 
-GrammarDocument *grammar_document_new       (const char      *id,
-                                             const char      *title,
-                                             const char      *text);
-const char      *grammar_document_get_id    (GrammarDocument *self);
-const char      *grammar_document_get_title (GrammarDocument *self);
-const char      *grammar_document_get_text  (GrammarDocument *self);
+GrammarDocument *grammar_document_new              (const char      *id,
+                                                    const char      *title,
+                                                    const char      *text);
+GrammarDocument *grammar_document_new_full         (const char      *id,
+                                                    const char      *title,
+                                                    const char      *text,
+                                                    const char      *source_table,
+                                                    const char      *source_key);
+const char      *grammar_document_get_id           (GrammarDocument *self);
+const char      *grammar_document_get_title        (GrammarDocument *self);
+const char      *grammar_document_get_text         (GrammarDocument *self);
+const char      *grammar_document_get_source_table (GrammarDocument *self);
+const char      *grammar_document_get_source_key   (GrammarDocument *self);
+char            *grammar_document_to_json          (GrammarDocument *self);
+
+GPtrArray       *grammar_document_load_jsonl       (const char      *path,
+                                                    GError         **error);
+
+char           **grammar_document_tokenize         (const char      *text);
+gboolean         grammar_document_is_stop_word     (const char      *token);
 
 G_END_DECLS

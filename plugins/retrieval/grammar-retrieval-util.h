@@ -1,0 +1,21 @@
+/* grammar-retrieval-util.h: pieces the retrievers of this module share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <grammar.h>
+
+G_BEGIN_DECLS
+
+gboolean    grammar_retrieval_check_ids        (GPtrArray   *documents,
+                                                GError     **error);
+GPtrArray  *grammar_retrieval_copy_documents   (GPtrArray   *documents);
+GHashTable *grammar_retrieval_load_stop_words  (const char  *setting,
+                                                GError     **error);
+gboolean    grammar_retrieval_is_stop_word     (GHashTable  *stop_words,
+                                                const char  *token);
+char       *grammar_retrieval_document_words   (GrammarDocument *document,
+                                                gboolean         with_title);
+
+G_END_DECLS
