@@ -28,6 +28,8 @@
  * - `retrieved`: an array of `{"id": string, "score": number, "text": string}`,
  *   the text being optional
  * - `error`: a string, or null
+ * - `latency_ms`: a number, how long the system under test took to answer,
+ *   in milliseconds
  * - `verdict`: `correct`, `incorrect` or `unmeasured`
  * - `retrieval`: the retrieval verdict, `correct`, `incorrect` or `unmeasured`
  * - `judge`: `{"matcher": string, "score": number, "reason": string}`, the
@@ -58,6 +60,7 @@ struct _GrammarRecord
   GPtrArray *retrieved;    /* GrammarHit, or NULL */
   gboolean has_error;
   char *error;
+  double latency_ms;       /* negative when unset */
 
   GrammarVerdict *verdict;
   gboolean has_retrieval;
@@ -101,6 +104,7 @@ static void
 grammar_record_init (GrammarRecord *self)
 {
   self->retrieval = GRAMMAR_VERDICT_UNMEASURED;
+  self->latency_ms = -1.0;
   self->unknown = json_object_new ();
 }
 
@@ -330,6 +334,22 @@ read_retrieved (GrammarRecord  *self,
 }
 
 static gboolean
+read_latency (GrammarRecord  *self,
+              JsonNode       *node,
+              GError        **error)
+{
+  if (JSON_NODE_HOLDS_NULL (node))
+    {
+      self->latency_ms = -1.0;
+      return TRUE;
+    }
+  if (!node_is_number (node) || json_node_get_double (node) < 0.0)
+    return invalid_member (error, "latency_ms", "a number of milliseconds, not negative");
+  self->latency_ms = json_node_get_double (node);
+  return TRUE;
+}
+
+static gboolean
 read_judge (GrammarRecord       *self,
             JsonNode            *node,
             GrammarVerdictKind   kind,
@@ -442,6 +462,8 @@ grammar_record_new_from_json (JsonNode  *node,
         ok = read_retrieved (self, member, error);
       else if (g_str_equal (name, "error"))
         ok = self->has_error = read_nullable_string (member, name, &self->error, error);
+      else if (g_str_equal (name, "latency_ms"))
+        ok = read_latency (self, member, error);
       else if (g_str_equal (name, "verdict"))
         verdict = member;  /* read once its judge is known */
       else if (g_str_equal (name, "judge"))
@@ -495,6 +517,19 @@ add_number_member (JsonBuilder *builder,
   json_builder_set_member_name (builder, name);
   /* JSON has no NaN nor infinity */
   json_builder_add_double_value (builder, isfinite (value) ? value : 0.0);
+}
+
+/* json-glib prints every double with 17 digits (12.300000000000001):
+ * whole milliseconds, the usual case, are written as integers. */
+static void
+add_latency_member (JsonBuilder *builder,
+                    double       latency_ms)
+{
+  json_builder_set_member_name (builder, "latency_ms");
+  if (latency_ms == floor (latency_ms) && latency_ms < 9007199254740992.0)
+    json_builder_add_int_value (builder, (gint64) latency_ms);
+  else
+    json_builder_add_double_value (builder, latency_ms);
 }
 
 static void
@@ -582,6 +617,8 @@ grammar_record_to_json (GrammarRecord *self)
     }
   if (self->has_error)
     add_string_member (builder, "error", self->error);
+  if (self->latency_ms >= 0.0)
+    add_latency_member (builder, self->latency_ms);
 
   if (self->verdict != NULL)
     add_string_member (builder, "verdict",
@@ -993,6 +1030,35 @@ grammar_record_set_error (GrammarRecord *self,
   g_return_if_fail (GRAMMAR_IS_RECORD (self));
   replace_string (&self->error, error);
   self->has_error = TRUE;
+}
+
+/**
+ * grammar_record_get_latency_ms:
+ * @self: a #GrammarRecord
+ *
+ * Returns: how long the system under test took to answer, in milliseconds, or a negative number when unset
+ */
+double
+grammar_record_get_latency_ms (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), -1.0);
+  return self->latency_ms;
+}
+
+/**
+ * grammar_record_set_latency_ms:
+ * @self: a #GrammarRecord
+ * @latency_ms: the time in milliseconds, or a negative number to unset it
+ *
+ * Sets how long the system under test took to answer, member
+ * `latency_ms`, written once set.
+ */
+void
+grammar_record_set_latency_ms (GrammarRecord *self,
+                               double         latency_ms)
+{
+  g_return_if_fail (GRAMMAR_IS_RECORD (self));
+  self->latency_ms = isfinite (latency_ms) && latency_ms >= 0.0 ? latency_ms : -1.0;
 }
 
 /**

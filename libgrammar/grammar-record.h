@@ -60,6 +60,9 @@ void                grammar_record_set_retrieved         (GrammarRecord      *se
 const char         *grammar_record_get_error             (GrammarRecord      *self);
 void                grammar_record_set_error             (GrammarRecord      *self,
                                                           const char         *error);
+double              grammar_record_get_latency_ms        (GrammarRecord      *self);
+void                grammar_record_set_latency_ms        (GrammarRecord      *self,
+                                                          double              latency_ms);
 
 GrammarVerdict     *grammar_record_get_verdict           (GrammarRecord      *self);
 void                grammar_record_set_verdict           (GrammarRecord      *self,

@@ -1,0 +1,139 @@
+/* grammar-json-pointer.c: RFC 6901 JSON pointers into json-glib trees
+ *
+ * A pointer is "" (the whole document) or a sequence of "/token"; in a
+ * token "~1" stands for "/" and "~0" for "~". A token selects an object
+ * member by name, or an array element by a decimal index without
+ * leading zeros.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include <grammar.h>
+
+#include "grammar-json-pointer.h"
+
+/*
+ * grammar_json_pointer_check:
+ * @pointer: a JSON pointer
+ * @error: return location for a #GError
+ *
+ * Checks the syntax of @pointer: empty, or starting with "/", and every
+ * "~" followed by "0" or "1".
+ *
+ * Returns: %TRUE when @pointer is valid, else %FALSE with @error set
+ * (%GRAMMAR_CONFIG_ERROR_BAD_VALUE)
+ */
+gboolean
+grammar_json_pointer_check (const char  *pointer,
+                            GError     **error)
+{
+  if (pointer[0] != '\0' && pointer[0] != '/')
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "“%s” is not a JSON pointer: it must be empty or start with “/” (e.g. /answer)", pointer);
+      return FALSE;
+    }
+  for (const char *p = pointer; *p != '\0'; p++)
+    if (p[0] == '~' && p[1] != '0' && p[1] != '1')
+      {
+        g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                     "“%s” is not a JSON pointer: “~” must be followed by 0 (for ~) or 1 (for /)", pointer);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The reference token that starts at @start and ends before @end,
+ * unescaped. Both escapes are replaced in one pass, so "~01" is "~1". */
+static char *
+unescape_token (const char *start,
+                const char *end)
+{
+  GString *token = g_string_sized_new ((gsize) (end - start));
+
+  for (const char *p = start; p < end; p++)
+    {
+      if (p[0] == '~' && p + 1 < end && (p[1] == '0' || p[1] == '1'))
+        {
+          g_string_append_c (token, p[1] == '0' ? '~' : '/');
+          p++;
+        }
+      else
+        g_string_append_c (token, *p);
+    }
+  return g_string_free (token, FALSE);
+}
+
+/* An array index: "0" or digits without a leading zero; "-" (the
+ * element after the last) never exists in a reply. */
+static gboolean
+parse_index (const char *token,
+             guint      *index)
+{
+  guint64 value;
+
+  if (token[0] == '\0' || (token[0] == '0' && token[1] != '\0'))
+    return FALSE;
+  for (const char *p = token; *p != '\0'; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  if (!g_ascii_string_to_unsigned (token, 10, 0, G_MAXUINT, &value, NULL))
+    return FALSE;
+  *index = (guint) value;
+  return TRUE;
+}
+
+static JsonNode *
+step (JsonNode   *node,
+      const char *token)
+{
+  guint index;
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return json_object_get_member (json_node_get_object (node), token);
+  if (JSON_NODE_HOLDS_ARRAY (node) && parse_index (token, &index))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      return index < json_array_get_length (array) ? json_array_get_element (array, index) : NULL;
+    }
+  return NULL;
+}
+
+/*
+ * grammar_json_pointer_resolve:
+ * @root: the document
+ * @pointer: a JSON pointer that grammar_json_pointer_check() accepts
+ *
+ * Returns: (transfer none) (nullable): the node @pointer refers to in
+ * @root, or %NULL when there is none
+ */
+JsonNode *
+grammar_json_pointer_resolve (JsonNode   *root,
+                              const char *pointer)
+{
+  JsonNode *node = root;
+  const char *p = pointer;
+
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (pointer != NULL, NULL);
+
+  if (p[0] == '\0')
+    return root;
+  if (p[0] != '/')
+    return NULL;
+  while (node != NULL && *p == '/')
+    {
+      const char *start = p + 1;
+      const char *end = strchr (start, '/');
+      g_autofree char *token = NULL;
+
+      if (end == NULL)
+        end = start + strlen (start);
+      token = unescape_token (start, end);
+      node = step (node, token);
+      p = end;
+    }
+  return node;
+}

@@ -1,0 +1,16 @@
+/* grammar-json-pointer.h: RFC 6901 JSON pointers into json-glib trees
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+gboolean  grammar_json_pointer_check   (const char  *pointer,
+                                        GError     **error);
+JsonNode *grammar_json_pointer_resolve (JsonNode    *root,
+                                        const char  *pointer);
+
+G_END_DECLS
