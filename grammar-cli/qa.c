@@ -157,6 +157,8 @@ grammar_cli_qa (int    argc,
   g_autofree char *config_path = NULL;
   g_autofree char *input = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *documents_path = NULL;
+  g_autoptr (GPtrArray) documents = NULL;
   g_auto (GStrv) warnings = NULL;
   int per_group = -1;  /* not given: every text template */
   gint64 seed = 0;
@@ -175,6 +177,8 @@ grammar_cli_qa (int    argc,
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "The seed of the --per-group sampling (default: 0)", "S" },
     { "max-combinations", 0, 0, G_OPTION_ARG_INT64, &max_combinations,
       "Refuse a template answered per binding with more value combinations (default: 1000000)", "N" },
+    { "documents", 'd', 0, G_OPTION_ARG_FILENAME, &documents_path,
+      "The corpus (documents.jsonl from `grammar docs`): fills doc_ids with the documents of the rows each query reads", "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress nor summary on stderr (warnings stay)", NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -185,6 +189,8 @@ grammar_cli_qa (int    argc,
     "(the Cartesian product for several placeholders), answers it from the database,\n"
     "and writes one JSON line per text query: id, group, template, style, text, sql,\n"
     "bindings, answer, doc_ids. Combinations with an empty answer are skipped.\n"
+    "doc_ids stays [] unless --documents gives the corpus: then it lists the documents\n"
+    "whose source row the filled query reads (its FROM, JOIN and WHERE).\n"
     "Templates whose WHERE is a conjunction of “column = placeholder” conditions are\n"
     "answered by one set-based query (not limited by --max-combinations); the others\n"
     "run once per combination.");
@@ -209,11 +215,18 @@ grammar_cli_qa (int    argc,
   templates = load_templates (input, GRAMMAR_DATABASE (database), &n_problems, &error);
   if (templates == NULL)
     return grammar_cli_report ("qa", error);
+  if (documents_path != NULL)
+    {
+      documents = grammar_document_load_jsonl (documents_path, &error);
+      if (documents == NULL)
+        return grammar_cli_report ("qa", error);
+    }
 
   generator = grammar_qa_generator_new (GRAMMAR_DATABASE (database));
   grammar_qa_generator_set_per_group (generator, MAX (per_group, 0));
   grammar_qa_generator_set_seed (generator, seed);
   grammar_qa_generator_set_max_combinations (generator, max_combinations);
+  grammar_qa_generator_set_documents (generator, documents);
   progress.n_templates = grammar_template_set_get_sql_templates (templates)->len;
   if (!quiet && isatty (fileno (stderr)))
     g_signal_connect (generator, "progress", G_CALLBACK (on_progress), &progress);

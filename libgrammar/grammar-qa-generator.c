@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 
+#include "grammar-document.h"
 #include "grammar-error.h"
 #include "grammar-qa-generator.h"
 
@@ -56,7 +57,9 @@
  * (as #GrammarRecord reads them). `bindings` maps each placeholder
  * (`table.column`) to its value, and `answer` is a list of rows of
  * values, as grammar_value_to_json() writes them (reals as Python's
- * repr() does). `group` is `g` and the first 12 hexadecimal digits of
+ * repr() does). `doc_ids` lists the ground-truth documents of the query
+ * when a corpus is given (see grammar_qa_generator_set_documents()),
+ * and is empty otherwise. `group` is `g` and the first 12 hexadecimal digits of
  * the MD5 of the template id, a newline and the `bindings` object as
  * written; `id` is the group, the style and the index of the text
  * template among that template's text templates of that style, joined
@@ -82,6 +85,12 @@ struct _GrammarQaGenerator
   guint per_group;
   guint64 seed;
   gboolean set_based;
+  GPtrArray *documents;    /* of GrammarDocument, or NULL */
+
+  /* Made from the documents for a run. */
+  GHashTable *doc_keys;    /* canonical source key → 1 + index of its first document */
+  GArray *doc_next;        /* guint: 1 + index of the next document of the same row, or 0 */
+  GHashTable *doc_tables;  /* lower-case names of the tables with documents */
 
   /* Statistics of the last run. */
   guint n_templates;
@@ -122,12 +131,16 @@ G_DEFINE_FINAL_TYPE (GrammarQaGenerator, grammar_qa_generator, G_TYPE_OBJECT)
 /* Output is written in chunks of about this size. */
 #define FLUSH_SIZE (256 * 1024)
 
+static void clear_document_index (GrammarQaGenerator *self);
+
 static void
 grammar_qa_generator_finalize (GObject *object)
 {
   GrammarQaGenerator *self = GRAMMAR_QA_GENERATOR (object);
 
   g_clear_object (&self->database);
+  g_clear_pointer (&self->documents, g_ptr_array_unref);
+  clear_document_index (self);
   g_ptr_array_unref (self->warnings);
 
   G_OBJECT_CLASS (grammar_qa_generator_parent_class)->finalize (object);
@@ -438,6 +451,57 @@ grammar_qa_generator_set_set_based (GrammarQaGenerator *self,
     return;
   self->set_based = set_based;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SET_BASED]);
+}
+
+/**
+ * grammar_qa_generator_get_documents:
+ * @self: a #GrammarQaGenerator
+ *
+ * Returns: (transfer none) (nullable) (element-type GrammarDocument): the
+ *   documents given with grammar_qa_generator_set_documents()
+ */
+GPtrArray *
+grammar_qa_generator_get_documents (GrammarQaGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), NULL);
+  return self->documents;
+}
+
+/**
+ * grammar_qa_generator_set_documents:
+ * @self: a #GrammarQaGenerator
+ * @documents: (nullable) (element-type GrammarDocument): the corpus, or
+ *   %NULL for none
+ *
+ * Gives the corpus whose documents are the ground truth of the queries:
+ * those with a source row (grammar_document_get_source_table() and
+ * grammar_document_get_source_key(), as `grammar docs` writes them).
+ * The `doc_ids` of a record are then the ids of the documents whose
+ * source is a row the filled query reads: for each table of its `FROM`
+ * clause (each alias of a table joined twice) that has documents, the
+ * rows that satisfy its `FROM`, `JOIN` and `WHERE` with the group's
+ * bindings, whatever its select list, grouping or limit keep. They are
+ * sorted and unique.
+ *
+ * Set-based templates read the key columns in the same query as the
+ * answer (a `SELECT DISTINCT` template then reads every row and the
+ * repeated answer rows are dropped again, so the records are the same
+ * as without documents, though the rows of an answer or the groups may
+ * come in another order); templates answered per binding run a second
+ * query per group. Without documents, `doc_ids` is `[]` and nothing
+ * else changes. Key values compare as SQL does: `1` and `1.0` are the
+ * same key.
+ */
+void
+grammar_qa_generator_set_documents (GrammarQaGenerator *self,
+                                    GPtrArray          *documents)
+{
+  g_return_if_fail (GRAMMAR_IS_QA_GENERATOR (self));
+
+  if (documents != NULL)
+    g_ptr_array_ref (documents);
+  g_clear_pointer (&self->documents, g_ptr_array_unref);
+  self->documents = documents;
 }
 
 /**
@@ -1390,26 +1454,40 @@ select_list_is_plain (Scan        *scan,
   return TRUE;
 }
 
+/* @extra: columns appended to the select list (", a.b, …"), or %NULL;
+ * @drop_distinct: leave out the DISTINCT of the select list (the rows
+ * are then made distinct by the reader). */
 static char *
-build_set_based_query (Scan     *scan,
-                       guint     list_start,
-                       guint     where,
-                       GArray   *others,
-                       Range    *keys,
-                       guint     n_keys,
-                       gboolean  ordered)
+build_set_based_query (Scan       *scan,
+                       guint       list_start,
+                       guint       from,
+                       guint       where,
+                       GArray     *others,
+                       Range      *keys,
+                       guint       n_keys,
+                       gboolean    ordered,
+                       const char *extra,
+                       gboolean    drop_distinct)
 {
   GString *out = g_string_new (NULL);
   const char *separator = "";
 
-  g_string_append_len (out, scan->sql, scan_token_at (scan, list_start)->start);
+  g_string_append_len (out, scan->sql, scan_token_at (scan, drop_distinct ? 1 : list_start)->start);
   for (guint k = 0; k < n_keys; k++)
     {
       append_range (out, scan, keys[k]);
       g_string_append (out, ", ");
     }
   g_string_append_len (out, scan->sql + scan_token_at (scan, list_start)->start,
-                       scan_token_at (scan, where)->start - scan_token_at (scan, list_start)->start);
+                       scan_token_at (scan, from)->start - scan_token_at (scan, list_start)->start);
+  if (extra != NULL)
+    {
+      while (out->len > 0 && g_ascii_isspace (out->str[out->len - 1]))
+        g_string_truncate (out, out->len - 1);
+      g_string_append_printf (out, "%s ", extra);
+    }
+  g_string_append_len (out, scan->sql + scan_token_at (scan, from)->start,
+                       scan_token_at (scan, where)->start - scan_token_at (scan, from)->start);
   g_string_append (out, "WHERE ");
   for (guint c = 0; c < others->len; c++)
     {
@@ -1477,6 +1555,208 @@ collect_conjuncts (Scan               *scan,
   return TRUE;
 }
 
+/* Ground-truth documents. A document's source is a row: its table and
+ * its primary key. The rows a filled query reads are found by adding
+ * the primary key columns of every table of its FROM clause that has
+ * documents to the query (or to a second query, for templates answered
+ * per binding); each key is turned into a canonical text that the
+ * documents' keys are looked up by. */
+
+typedef struct
+{
+  char *prefix;     /* the lower-case table name and \x1d */
+  guint n_columns;
+  char **names;     /* lower-case key column names, sorted */
+  guint *columns;   /* for each name, its column among the document columns */
+} DocSource;
+
+/* Which rows of which tables a template reads, for its ground-truth
+ * documents (see grammar_qa_generator_set_documents()). */
+typedef struct
+{
+  GHashTable *tables;    /* in: lower-case names of the tables that have documents */
+  GPtrArray *sources;    /* out: of DocSource, or NULL when no such table is read */
+  guint n_columns;       /* out: the key columns the query reads for them */
+  gboolean dedupe;       /* out: DISTINCT was dropped for those columns */
+} DocPlan;
+
+static void
+doc_source_free (DocSource *source)
+{
+  g_free (source->prefix);
+  g_strfreev (source->names);
+  g_free (source->columns);
+  g_free (source);
+}
+
+static void
+refuse_documents (GError     **error,
+                  const char  *template_id,
+                  const char  *reason)
+{
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_NOT_SUPPORTED,
+               "template %s: no doc_ids: %s", template_id, reason);
+}
+
+static char *
+quote_name (const char *name)
+{
+  GString *out = g_string_new ("\"");
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The source's key columns, as `, "alias"."column"` into @extra. */
+static DocSource *
+doc_source_new (Source  *source,
+                GString *extra,
+                guint    first)
+{
+  g_auto (GStrv) key = grammar_table_dup_primary_key (source->schema_table);
+  g_autofree char *qualifier = quote_name (source->alias != NULL ? source->alias : source->table);
+  g_autofree char *table = g_ascii_strdown (grammar_table_get_name (source->schema_table), -1);
+  DocSource *doc_source;
+  guint n = g_strv_length (key);
+
+  if (n == 0)
+    return NULL;
+  doc_source = g_new0 (DocSource, 1);
+  doc_source->prefix = g_strconcat (table, "\x1d", NULL);
+  doc_source->n_columns = n;
+  doc_source->names = g_new0 (char *, n + 1);
+  doc_source->columns = g_new0 (guint, n);
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *column = quote_name (key[k]);
+
+      g_string_append_printf (extra, ", %s.%s", qualifier, column);
+      doc_source->names[k] = g_ascii_strdown (key[k], -1);
+    }
+  qsort (doc_source->names, n, sizeof (char *), compare_names);
+  for (guint k = 0; k < n; k++)
+    for (guint c = 0; c < n; c++)
+      if (g_ascii_strcasecmp (key[c], doc_source->names[k]) == 0)
+        doc_source->columns[k] = first + c;
+  return doc_source;
+}
+
+/* The key columns of the sources of @from that have documents, as
+ * `, "a"."x", "b"."y"` into @extra; FALSE when there are none. */
+static gboolean
+plan_doc_columns (FromClause  *from,
+                  DocPlan     *docs,
+                  char       **extra)
+{
+  g_autoptr (GString) columns = g_string_new (NULL);
+  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func ((GDestroyNotify) doc_source_free);
+  guint n_columns = 0;
+
+  for (guint i = 0; i < from->sources->len; i++)
+    {
+      Source *source = g_ptr_array_index (from->sources, i);
+      g_autofree char *table = NULL;
+      DocSource *doc_source;
+
+      if (source->schema_table == NULL)
+        continue;
+      table = g_ascii_strdown (grammar_table_get_name (source->schema_table), -1);
+      if (!g_hash_table_contains (docs->tables, table))
+        continue;
+      doc_source = doc_source_new (source, columns, n_columns);
+      if (doc_source == NULL)
+        continue;
+      n_columns += doc_source->n_columns;
+      g_ptr_array_add (sources, doc_source);
+    }
+  if (sources->len == 0)
+    return FALSE;
+  docs->sources = g_steal_pointer (&sources);
+  docs->n_columns = n_columns;
+  *extra = g_strdup (columns->str);
+  return TRUE;
+}
+
+/* The rows a template answered per binding reads: its FROM … WHERE with
+ * the key columns as the select list, and the placeholders left
+ * outside that range kept as columns, so that the parameters stay
+ * those of the template. %NULL when no table it reads has documents
+ * (without @error) or when its shape is not understood. */
+static char *
+plan_doc_query (GrammarSqlTemplate  *sql_template,
+                GrammarSchema       *schema,
+                DocPlan             *docs,
+                GError             **error)
+{
+  static const char * const compound[] = { "UNION", "INTERSECT", "EXCEPT", NULL };
+  const char *id = grammar_sql_template_get_id (sql_template);
+  g_autoptr (GArray) tokens = NULL;
+  g_auto (FromClause) from_clause = { 0, };
+  g_autofree char *extra = NULL;
+  GString *query;
+  guint from = 0, where = 0, end;
+  Scan scan;
+
+  scan.sql = grammar_sql_template_get_bound_sql (sql_template);
+  scan.tokens = tokens = tokenize (scan.sql);
+  if (!token_is_word (&scan, 0, "SELECT"))
+    {
+      refuse_documents (error, id, "it is not a plain SELECT");
+      return NULL;
+    }
+  end = tokens->len;
+  for (guint i = 1; i < tokens->len; i++)
+    {
+      if (scan_token_at (&scan, i)->depth != 0)
+        continue;
+      if (token_is_one_of (&scan, i, compound))
+        {
+          refuse_documents (error, id, "it is a compound SELECT");
+          return NULL;
+        }
+      if (from == 0 && token_is_word (&scan, i, "FROM"))
+        from = i;
+      else if (from != 0 && where == 0 && token_is_word (&scan, i, "WHERE"))
+        where = i;
+      else if (from != 0 && end == tokens->len && token_is_one_of (&scan, i, refused_clauses))
+        end = i;
+    }
+  if (from == 0)
+    {
+      refuse_documents (error, id, "it has no top-level FROM");
+      return NULL;
+    }
+  if (where == 0 || where > end)
+    where = end;
+
+  parse_from (&scan, (Range) { from + 1, where }, schema, &from_clause);
+  if (!plan_doc_columns (&from_clause, docs, &extra))
+    return NULL;
+  query = g_string_new ("SELECT DISTINCT ");
+  g_string_append (query, extra + 2);
+  for (guint i = 0; i < tokens->len; i++)
+    if ((i < from || i >= end) && scan_token_at (&scan, i)->kind == TOKEN_PARAM)
+      g_string_append_printf (query, ", ?%d", scan_token_at (&scan, i)->param);
+  g_string_append_c (query, ' ');
+  g_string_append_len (query, scan.sql + scan_token_at (&scan, from)->start,
+                       (end < tokens->len ? scan_token_at (&scan, end)->start : strlen (scan.sql)) -
+                       scan_token_at (&scan, from)->start);
+  return g_string_free (query, FALSE);
+}
+
 /**
  * grammar_qa_generator_plan_set_based_query:
  * @sql_template: a validated SQL template
@@ -1507,6 +1787,7 @@ collect_conjuncts (Scan               *scan,
 static char *plan_set_based (GrammarSqlTemplate  *sql_template,
                              GrammarSchema       *schema,
                              gboolean            *ordered,
+                             DocPlan             *docs,
                              GError             **error);
 
 char *
@@ -1520,7 +1801,7 @@ grammar_qa_generator_plan_set_based_query (GrammarSqlTemplate  *sql_template,
   g_return_val_if_fail (schema == NULL || GRAMMAR_IS_SCHEMA (schema), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return plan_set_based (sql_template, schema, &ordered, error);
+  return plan_set_based (sql_template, schema, &ordered, NULL, error);
 }
 
 /* The set-based query; @ordered tells whether it has to be ordered for
@@ -1529,6 +1810,7 @@ static char *
 plan_set_based (GrammarSqlTemplate  *sql_template,
                 GrammarSchema       *schema,
                 gboolean            *ordered,
+                DocPlan             *docs,
                 GError             **error)
 {
   g_autoptr (GArray) tokens = NULL;
@@ -1536,6 +1818,7 @@ plan_set_based (GrammarSqlTemplate  *sql_template,
   g_autoptr (GArray) others = NULL;
   g_auto (FromClause) from_clause = { 0, };
   g_autofree Range *keys = NULL;
+  g_autofree char *extra = NULL;
   const char *id;
   guint n_keys, list_start, from, where;
   Scan scan;
@@ -1569,7 +1852,14 @@ plan_set_based (GrammarSqlTemplate  *sql_template,
     return NULL;
 
   *ordered = !keys_are_unique (&scan, &from_clause, keys, n_keys, others);
-  return build_set_based_query (&scan, list_start, where, others, keys, n_keys, *ordered);
+  if (docs != NULL && plan_doc_columns (&from_clause, docs, &extra))
+    {
+      /* One row per row read, so that every row's key comes out. */
+      docs->dedupe = list_start == 2 && token_is_word (&scan, 1, "DISTINCT");
+      return build_set_based_query (&scan, list_start, from, where, others, keys, n_keys, *ordered,
+                                    extra, docs->dedupe);
+    }
+  return build_set_based_query (&scan, list_start, from, where, others, keys, n_keys, *ordered, NULL, FALSE);
 }
 
 /* Output. Records are written directly rather than through JsonBuilder
@@ -2080,6 +2370,12 @@ typedef struct
   char *set_based_query;   /* NULL to run per binding */
   gboolean ordered;        /* FALSE: each row of the query is a binding of its own */
 
+  /* Ground-truth documents, when the run has some */
+  GPtrArray *doc_sources;  /* of DocSource: the tables read that have documents, or NULL */
+  guint n_doc_columns;     /* their key columns, after the answer's in the set-based query */
+  gboolean dedupe;         /* the set-based query lost its DISTINCT: drop repeated answer rows */
+  char *doc_query;         /* per binding: the rows read, run once per group */
+
   /* Made by the writer when it meets the template's first group. */
   gboolean prepared;
   gboolean verified;
@@ -2096,6 +2392,8 @@ plan_free (Plan *plan)
   g_ptr_array_unref (plan->styles);
   g_free (plan->counts);
   g_free (plan->set_based_query);
+  g_clear_pointer (&plan->doc_sources, g_ptr_array_unref);
+  g_free (plan->doc_query);
   g_free (plan->template_escaped);
   g_free (plan->hash_prefix);
   g_clear_pointer (&plan->binding_keys, g_ptr_array_unref);
@@ -2147,7 +2445,15 @@ typedef struct
   GArray *cells;           /* of Cell: per group, the keys and then the answer rows */
   Buffer texts;            /* the text cells, each followed by a NUL */
   GArray *rows;            /* guint: the number of answer rows of each group */
+  Buffer doc_ids;          /* the doc_ids arrays of the groups, as JSON */
+  GArray *doc_spans;       /* of DocSpan: each group's, when the run has documents */
 } Batch;
+
+typedef struct
+{
+  gsize offset;
+  gsize length;
+} DocSpan;
 
 static Batch *
 batch_new (void)
@@ -2156,6 +2462,7 @@ batch_new (void)
 
   batch->cells = g_array_new (FALSE, FALSE, sizeof (Cell));
   batch->rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  batch->doc_spans = g_array_new (FALSE, FALSE, sizeof (DocSpan));
   return batch;
 }
 
@@ -2181,6 +2488,8 @@ batch_reset (Batch *batch)
   batch->plan = NULL;
   batch->texts.len = 0;
   g_array_set_size (batch->rows, 0);
+  batch->doc_ids.len = 0;
+  g_array_set_size (batch->doc_spans, 0);
 }
 
 static void
@@ -2190,6 +2499,8 @@ batch_free (Batch *batch)
   g_array_unref (batch->cells);
   buffer_clear (&batch->texts);
   g_array_unref (batch->rows);
+  buffer_clear (&batch->doc_ids);
+  g_array_unref (batch->doc_spans);
   g_free (batch);
 }
 
@@ -2669,7 +2980,9 @@ static void
 write_group (Writer     *writer,
              Plan       *plan,
              const Cell *keys,
-             const char *texts)
+             const char *texts,
+             const char *doc_ids,
+             gsize       doc_ids_length)
 {
   Group values_group = { keys, texts, plan->n_placeholders, NULL };
   guint8 digest[32];
@@ -2719,7 +3032,12 @@ write_group (Writer     *writer,
   buffer_append_buffer (&writer->record_end, &writer->bindings);
   buffer_append_literal (&writer->record_end, ",\"answer\":");
   buffer_append_buffer (&writer->record_end, &writer->answer);
-  buffer_append_literal (&writer->record_end, ",\"doc_ids\":[]}\n");
+  buffer_append_literal (&writer->record_end, ",\"doc_ids\":");
+  if (doc_ids != NULL)
+    buffer_append (&writer->record_end, doc_ids, doc_ids_length);
+  else
+    buffer_append_literal (&writer->record_end, "[]");
+  buffer_append_literal (&writer->record_end, "}\n");
   for (guint s = 0; s < plan->styles->len; s++)
     {
       StyleTexts *style = g_ptr_array_index (plan->styles, s);
@@ -2743,9 +3061,11 @@ write_batch (Writer *writer,
   for (guint g = 0; g < batch->rows->len; g++)
     {
       guint n_rows = g_array_index (batch->rows, guint, g);
+      const DocSpan *span = g < batch->doc_spans->len ? &g_array_index (batch->doc_spans, DocSpan, g) : NULL;
 
       render_answer (writer, cells + n, batch->texts.data, n_rows, batch->width);
-      write_group (writer, batch->plan, cells, batch->texts.data);
+      write_group (writer, batch->plan, cells, batch->texts.data,
+                   span != NULL ? batch->doc_ids.data + span->offset : NULL, span != NULL ? span->length : 0);
       cells += n + (gsize) n_rows * batch->width;
       if (writer->out.len >= FLUSH_SIZE && !writer_flush (writer))
         return;
@@ -2766,6 +3086,14 @@ typedef struct
   gsize group_texts;       /* and its texts */
   guint group_rows;        /* its answer rows so far */
   guint records_per_group; /* of the template being read */
+
+  /* Ground-truth documents, when the run has some */
+  GHashTable *doc_keys;    /* as in GrammarQaGenerator, or NULL */
+  GPtrArray *documents;
+  const guint *doc_next;
+  GPtrArray *group_docs;   /* const char *: the ids found for the open group */
+  GHashTable *seen_rows;   /* GBytes: the open group's answer rows, for Plan.dedupe */
+  GString *key;            /* scratch */
 } Run;
 
 static gpointer
@@ -2810,6 +3138,14 @@ run_init (Run                *run,
   for (guint i = 0; i < N_BATCHES; i++)
     g_async_queue_push (run->empty, batch_new ());
   run->thread = g_thread_try_new ("grammar-qa-writer", writer_thread, run, NULL);
+  if (self->doc_keys == NULL)
+    return;
+  run->doc_keys = self->doc_keys;
+  run->documents = self->documents;
+  run->doc_next = (const guint *) (gpointer) self->doc_next->data;
+  run->group_docs = g_ptr_array_new ();
+  run->seen_rows = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  run->key = g_string_new (NULL);
 }
 
 /* Hands the batch being filled to the writer. */
@@ -2873,6 +3209,10 @@ run_clear (Run *run)
   g_async_queue_unref (run->full);
   g_async_queue_unref (run->empty);
   writer_clear (&run->writer);
+  g_clear_pointer (&run->group_docs, g_ptr_array_unref);
+  g_clear_pointer (&run->seen_rows, g_hash_table_unref);
+  if (run->key != NULL)
+    g_string_free (g_steal_pointer (&run->key), TRUE);
 }
 
 static void
@@ -2885,6 +3225,155 @@ run_progress (Run      *run,
     return;
   run->self->last_progress = now;
   g_signal_emit (run->self, signals[SIGNAL_PROGRESS], 0);
+}
+
+/* The canonical text of a key value: integers and whole reals alike,
+ * since SQL compares them equal. */
+static void
+append_canonical_int (GString *out,
+                      gint64   value)
+{
+  char text[24];
+  char *p = text + sizeof text;
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+
+  do
+    {
+      *--p = '0' + magnitude % 10;
+      magnitude /= 10;
+    }
+  while (magnitude != 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_c (out, 'i');
+  g_string_append_len (out, p, text + sizeof text - p);
+}
+
+static void
+append_canonical_value (GString  *out,
+                        GVariant *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    append_canonical_int (out, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    {
+      double real = g_variant_get_double (value);
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (isfinite (real) && real == floor (real) && fabs (real) < 9.2e18)
+        append_canonical_int (out, (gint64) real);
+      else
+        g_string_append_printf (out, "d%s", g_ascii_formatd (text, sizeof text, "%.17g", real));
+    }
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      g_string_append_c (out, 's');
+      g_string_append (out, g_variant_get_string (value, NULL));
+    }
+  else
+    {
+      g_autofree char *text = grammar_value_to_text (value);
+
+      g_string_append_printf (out, "b%s", text);
+    }
+}
+
+/* Looks up the documents of the rows the cursor's row read: the key
+ * columns of each source start at @first. */
+static void
+collect_doc_ids (Run           *run,
+                 Plan          *plan,
+                 GrammarCursor *cursor,
+                 guint          first)
+{
+  for (guint s = 0; s < plan->doc_sources->len; s++)
+    {
+      DocSource *source = g_ptr_array_index (plan->doc_sources, s);
+      guint document = 0;
+      gboolean complete = TRUE;
+
+      g_string_assign (run->key, source->prefix);
+      for (guint k = 0; k < source->n_columns && complete; k++)
+        {
+          g_autoptr (GVariant) value = grammar_cursor_get_value (cursor, first + source->columns[k]);
+
+          complete = value != NULL;
+          if (complete)
+            {
+              g_string_append (run->key, source->names[k]);
+              g_string_append_c (run->key, '=');
+              append_canonical_value (run->key, value);
+              g_string_append_c (run->key, '\x1f');
+            }
+        }
+      if (complete)
+        document = GPOINTER_TO_UINT (g_hash_table_lookup (run->doc_keys, run->key->str));
+      for (; document != 0; document = run->doc_next[document - 1])
+        g_ptr_array_add (run->group_docs,
+                         (gpointer) grammar_document_get_id (g_ptr_array_index (run->documents, document - 1)));
+    }
+}
+
+/* Whether the answer row that starts at cell @start is new in its group. */
+static gboolean
+row_is_new (Run   *run,
+            guint  start)
+{
+  Batch *batch = run->batch;
+  GByteArray *bytes = g_byte_array_new ();
+
+  for (guint c = start; c < batch->cells->len; c++)
+    {
+      const Cell *cell = &g_array_index (batch->cells, Cell, c);
+      g_autofree char *other = NULL;
+
+      g_byte_array_append (bytes, (const guint8 *) &cell->kind, sizeof cell->kind);
+      if (cell->kind == CELL_TEXT)
+        g_byte_array_append (bytes, (const guint8 *) batch->texts.data + cell->text.offset, cell->text.length + 1);
+      else if (cell->kind == CELL_INT)
+        g_byte_array_append (bytes, (const guint8 *) &cell->integer, sizeof cell->integer);
+      else if (cell->kind == CELL_DOUBLE)
+        g_byte_array_append (bytes, (const guint8 *) &cell->real, sizeof cell->real);
+      else if (cell->kind == CELL_OTHER)
+        {
+          other = g_variant_print (cell->variant, TRUE);
+          g_byte_array_append (bytes, (const guint8 *) other, strlen (other) + 1);
+        }
+    }
+  return g_hash_table_add (run->seen_rows, g_byte_array_free_to_bytes (bytes));
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The open group's document ids, sorted and unique, as a JSON array. */
+static void
+add_group_doc_ids (Run   *run,
+                   Batch *batch)
+{
+  DocSpan span = { batch->doc_ids.len, 0 };
+  const char *last = NULL;
+
+  g_ptr_array_sort (run->group_docs, compare_strings);
+  buffer_append_c (&batch->doc_ids, '[');
+  for (guint i = 0; i < run->group_docs->len; i++)
+    {
+      const char *id = g_ptr_array_index (run->group_docs, i);
+
+      if (last != NULL && strcmp (last, id) == 0)
+        continue;
+      if (last != NULL)
+        buffer_append_c (&batch->doc_ids, ',');
+      append_json_string (&batch->doc_ids, id, strlen (id));
+      last = id;
+    }
+  buffer_append_c (&batch->doc_ids, ']');
+  span.length = batch->doc_ids.len - span.offset;
+  g_array_append_val (batch->doc_spans, span);
 }
 
 /* Opens a group with its key values (which stay the caller's). */
@@ -2907,6 +3396,12 @@ group_begin (Run       *run,
   run->group_rows = 0;
   for (guint p = 0; p < plan->n_placeholders; p++)
     batch_add_cell (batch, keys[p]);
+  if (run->doc_keys != NULL)
+    {
+      g_ptr_array_set_size (run->group_docs, 0);
+      if (plan->dedupe)
+        g_hash_table_remove_all (run->seen_rows);
+    }
 }
 
 static void
@@ -2915,12 +3410,24 @@ group_add_row (Run           *run,
                guint          first_column)
 {
   guint n_columns = first_column + run->batch->width;
+  guint row_start = run->batch->cells->len;
+  gsize texts_start = run->batch->texts.len;
 
   for (guint c = first_column; c < n_columns; c++)
     {
       g_autoptr (GVariant) value = grammar_cursor_get_value (cursor, c);
 
       batch_add_cell (run->batch, value);
+    }
+  if (G_UNLIKELY (run->doc_keys != NULL) && run->batch->plan->n_doc_columns > 0)
+    {
+      collect_doc_ids (run, run->batch->plan, cursor, n_columns);
+      if (run->batch->plan->dedupe && !row_is_new (run, row_start))
+        {
+          batch_truncate (run->batch, row_start);
+          run->batch->texts.len = texts_start;
+          return;
+        }
     }
   run->group_rows++;
 }
@@ -2941,6 +3448,8 @@ group_end (Run     *run,
       return TRUE;
     }
   g_array_append_val (batch->rows, run->group_rows);
+  if (run->doc_keys != NULL)
+    add_group_doc_ids (run, batch);
   run->self->n_groups++;
   run->self->n_records += run->records_per_group;
   if ((run->self->n_groups & 1023) == 0)
@@ -2988,7 +3497,7 @@ run_set_based (Run     *run,
                                           run->cancellable, error);
   if (cursor == NULL)
     return FALSE;
-  width = grammar_cursor_get_n_columns (cursor) - n_keys;
+  width = grammar_cursor_get_n_columns (cursor) - n_keys - plan->n_doc_columns;
 
   while (ok && grammar_cursor_next (cursor, run->cancellable, &local_error))
     {
@@ -3029,6 +3538,23 @@ run_set_based (Run     *run,
   return TRUE;
 }
 
+/* The documents of the rows one binding of a template answered per
+ * binding reads, with its second query. */
+static void
+read_doc_rows (Run       *run,
+               Plan      *plan,
+               GVariant  *tuple,
+               GError   **error)
+{
+  g_autoptr (GrammarCursor) cursor = NULL;
+
+  cursor = grammar_database_query_cursor (run->self->database, plan->doc_query, tuple, run->cancellable, error);
+  if (cursor == NULL)
+    return;
+  while (grammar_cursor_next (cursor, run->cancellable, error))
+    collect_doc_ids (run, plan, cursor, 0);
+}
+
 /* Runs the template for one combination of values. */
 static gboolean
 run_binding (Run       *run,
@@ -3048,6 +3574,8 @@ run_binding (Run       *run,
   group_begin (run, plan, values, grammar_cursor_get_n_columns (cursor));
   while (grammar_cursor_next (cursor, run->cancellable, &local_error))
     group_add_row (run, cursor, 0);
+  if (local_error == NULL && run->group_rows > 0 && run->doc_keys != NULL && plan->doc_query != NULL)
+    read_doc_rows (run, plan, tuple, &local_error);
   if (local_error != NULL)
     {
       /* dropped as if empty */
@@ -3245,6 +3773,20 @@ describe_product (Plan *plan)
   return g_string_free (text, FALSE);
 }
 
+static void
+plan_documents_per_binding (GrammarQaGenerator *self,
+                            GrammarSchema      *schema,
+                            Plan               *plan)
+{
+  g_autoptr (GError) error = NULL;
+  DocPlan docs = { self->doc_tables, NULL, 0, FALSE };
+
+  plan->doc_query = plan_doc_query (plan->sql_template, schema, &docs, &error);
+  plan->doc_sources = docs.sources;
+  if (error != NULL)
+    g_ptr_array_add (self->warnings, g_strdup (error->message));
+}
+
 static Plan *
 plan_template (GrammarQaGenerator  *self,
                GrammarSchema       *schema,
@@ -3255,6 +3797,7 @@ plan_template (GrammarQaGenerator  *self,
 {
   Plan *plan = g_new0 (Plan, 1);
   g_autoptr (GError) refusal = NULL;
+  DocPlan docs = { self->doc_tables, NULL, 0, FALSE };
 
   plan->sql_template = g_object_ref (sql_template);
   plan->n_placeholders = grammar_sql_template_get_n_placeholders (sql_template);
@@ -3276,7 +3819,16 @@ plan_template (GrammarQaGenerator  *self,
     }
 
   if (self->set_based)
-    plan->set_based_query = plan_set_based (sql_template, schema, &plan->ordered, &refusal);
+    plan->set_based_query = plan_set_based (sql_template, schema, &plan->ordered,
+                                            self->doc_tables != NULL ? &docs : NULL, &refusal);
+  if (plan->set_based_query != NULL)
+    {
+      plan->doc_sources = g_steal_pointer (&docs.sources);
+      plan->n_doc_columns = docs.n_columns;
+      plan->dedupe = docs.dedupe;
+    }
+  else if (self->doc_tables != NULL)
+    plan_documents_per_binding (self, schema, plan);
   if (plan->set_based_query == NULL && plan->product > self->max_combinations)
     {
       g_autofree char *factors = describe_product (plan);
@@ -3354,6 +3906,137 @@ plan_all (GrammarQaGenerator  *self,
   return g_steal_pointer (&plans);
 }
 
+/* The canonical value of a JSON key member, as append_canonical_value()
+ * writes a database value. */
+static gboolean
+append_canonical_json (GString  *out,
+                       JsonNode *node)
+{
+  GType type;
+
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    append_canonical_int (out, json_node_get_int (node));
+  else if (type == G_TYPE_BOOLEAN)
+    append_canonical_int (out, json_node_get_boolean (node) ? 1 : 0);
+  else if (type == G_TYPE_DOUBLE)
+    {
+      g_autoptr (GVariant) value = g_variant_ref_sink (g_variant_new_double (json_node_get_double (node)));
+
+      append_canonical_value (out, value);
+    }
+  else if (type == G_TYPE_STRING)
+    g_string_append_printf (out, "s%s", json_node_get_string (node));
+  else
+    return FALSE;
+  return TRUE;
+}
+
+typedef struct
+{
+  char *lower;
+  const char *name;
+} KeyMember;
+
+static int
+compare_key_members (gconstpointer a,
+                     gconstpointer b)
+{
+  return strcmp (((const KeyMember *) a)->lower, ((const KeyMember *) b)->lower);
+}
+
+static void
+key_member_clear (gpointer data)
+{
+  g_free (((KeyMember *) data)->lower);
+}
+
+/* The canonical text of a document's source row, as collect_doc_ids()
+ * makes it from a query; %FALSE when the document has no source or its
+ * key is not an object of numbers and strings. */
+static gboolean
+document_source_key (JsonParser      *parser,
+                     GrammarDocument *document,
+                     GString         *out)
+{
+  const char *table = grammar_document_get_source_table (document);
+  const char *key = grammar_document_get_source_key (document);
+  JsonNode *node;
+  g_autoptr (GArray) members = NULL;
+  g_autoptr (GList) names = NULL;
+  g_autofree char *lower = NULL;
+  JsonObject *object;
+
+  if (table == NULL || key == NULL || !json_parser_load_from_data (parser, key, -1, NULL))
+    return FALSE;
+  node = json_parser_get_root (parser);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+  object = json_node_get_object (node);
+  names = json_object_get_members (object);
+  if (names == NULL)
+    return FALSE;
+  members = g_array_new (FALSE, FALSE, sizeof (KeyMember));
+  g_array_set_clear_func (members, key_member_clear);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      KeyMember member = { g_ascii_strdown (l->data, -1), l->data };
+
+      g_array_append_val (members, member);
+    }
+  g_array_sort (members, compare_key_members);
+
+  lower = g_ascii_strdown (table, -1);
+  g_string_printf (out, "%s\x1d", lower);
+  for (guint m = 0; m < members->len; m++)
+    {
+      KeyMember *member = &g_array_index (members, KeyMember, m);
+
+      g_string_append_printf (out, "%s=", member->lower);
+      if (!append_canonical_json (out, json_object_get_member (object, member->name)))
+        return FALSE;
+      g_string_append_c (out, '\x1f');
+    }
+  return TRUE;
+}
+
+static void
+clear_document_index (GrammarQaGenerator *self)
+{
+  g_clear_pointer (&self->doc_keys, g_hash_table_unref);
+  g_clear_pointer (&self->doc_next, g_array_unref);
+  g_clear_pointer (&self->doc_tables, g_hash_table_unref);
+}
+
+/* Indexes the documents by their source rows for a run. */
+static void
+index_documents (GrammarQaGenerator *self)
+{
+  g_autoptr (GString) key = g_string_new (NULL);
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+
+  clear_document_index (self);
+  if (self->documents == NULL)
+    return;
+  self->doc_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->doc_next = g_array_sized_new (FALSE, TRUE, sizeof (guint), self->documents->len);
+  g_array_set_size (self->doc_next, self->documents->len);
+  self->doc_tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint d = 0; d < self->documents->len; d++)
+    {
+      GrammarDocument *document = g_ptr_array_index (self->documents, d);
+
+      if (!document_source_key (parser, document, key))
+        continue;
+      /* a row's documents are chained, the last one first */
+      g_array_index (self->doc_next, guint, d) = GPOINTER_TO_UINT (g_hash_table_lookup (self->doc_keys, key->str));
+      g_hash_table_insert (self->doc_keys, g_strdup (key->str), GUINT_TO_POINTER (d + 1));
+      g_hash_table_add (self->doc_tables, g_ascii_strdown (grammar_document_get_source_table (document), -1));
+    }
+}
+
 static void
 reset_statistics (GrammarQaGenerator *self)
 {
@@ -3422,6 +4105,7 @@ grammar_qa_generator_generate (GrammarQaGenerator  *self,
                                GError             **error)
 {
   g_autoptr (GPtrArray) plans = NULL;
+  g_autoptr (GPtrArray) documents = NULL;
   g_autoptr (GError) local_error = NULL;
   Run run;
   gboolean ok;
@@ -3432,14 +4116,21 @@ grammar_qa_generator_generate (GrammarQaGenerator  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   reset_statistics (self);
+  /* The documents are held for the run: the index points into them. */
+  documents = self->documents != NULL ? g_ptr_array_ref (self->documents) : NULL;
+  index_documents (self);
   plans = plan_all (self, templates, cancellable, error);
   if (plans == NULL)
-    return FALSE;
+    {
+      clear_document_index (self);
+      return FALSE;
+    }
 
   run_init (&run, self, output, cancellable);
   ok = run_plans (&run, plans, &local_error);
   ok = run_finish (&run, &local_error) && ok;
   run_clear (&run);
+  clear_document_index (self);
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&local_error));
   return ok;

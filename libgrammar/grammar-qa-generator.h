@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "grammar-database.h"
+#include "grammar-document.h"
 #include "grammar-template-set.h"
 
 G_BEGIN_DECLS
@@ -40,6 +41,9 @@ void                grammar_qa_generator_set_seed             (GrammarQaGenerato
 gboolean            grammar_qa_generator_get_set_based        (GrammarQaGenerator  *self);
 void                grammar_qa_generator_set_set_based        (GrammarQaGenerator  *self,
                                                                gboolean             set_based);
+GPtrArray          *grammar_qa_generator_get_documents        (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_documents        (GrammarQaGenerator  *self,
+                                                               GPtrArray           *documents);
 
 gboolean            grammar_qa_generator_generate             (GrammarQaGenerator  *self,
                                                                GrammarTemplateSet  *templates,

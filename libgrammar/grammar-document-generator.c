@@ -1,0 +1,2528 @@
+/* grammar-document-generator.c: a document corpus made from the rows of a database
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "grammar-document-generator.h"
+#include "grammar-error.h"
+#include "grammar-sql-template.h"
+
+/**
+ * GrammarDocumentGenerator:
+ *
+ * Makes the retrieval corpus of a closed-domain knowledge base from its
+ * database, one document per row of each chosen table, so that the
+ * ground-truth documents of a query are known (the rows it reads; see
+ * grammar_qa_generator_set_documents()).
+ *
+ * Each document is one JSON line `{"id", "title", "text", "source":
+ * {"table", "key"}}` where `key` holds the row's primary key columns.
+ * The id is the table name and the key values joined by `-`
+ * (`company-1`, `employment-1-7`); in a key of several columns a `-` or
+ * `%` inside a value is written `%2D` or `%25`, so ids stay unique.
+ *
+ * The text comes from a template per table (see
+ * grammar_document_generator_set_template()): `{Column}` is a column of
+ * the row, `{table.Column}` a column of the row a foreign key of the row
+ * points to (`{fk_column.Column}` when several foreign keys point to that
+ * table), and `{child: …}` repeats its body for every row of the table
+ * `child` whose foreign key points to the row (`{child.fk_column: …}`
+ * when it has several), with the child's own fields inside. The
+ * repetitions are trimmed and joined with one space; a space at the
+ * start or end of the body is kept once around the whole block when it
+ * has rows. `{{` and `}}` are literal braces (inside a block, `}` always
+ * closes the block). A NULL renders as empty text, integers and whole
+ * reals without a decimal point, other reals as SQLite prints them
+ * (`433.5`). A table without a template gets the title `TABLE KEY` and
+ * a text listing `Column: value.` for every non-NULL column outside the
+ * primary key.
+ *
+ * With a #GrammarDocumentGenerator:llm set, the model writes each page
+ * instead: the row's facts (the rendered template, or the row's columns
+ * with the rows its foreign keys point to and the rows that point to
+ * it) go into a prompt adapted from the GRAMMAR paper's Appendix G.2,
+ * which asks for a Wikipedia-style page of 200-400 words that keeps
+ * every fact as written. Requests are sent concurrently, at temperature
+ * 0, one per document; pages come out in row order. Pages that do not
+ * contain every fact verbatim are listed in
+ * grammar_document_generator_dup_warnings().
+ *
+ * Rows are read in primary-key order, and every value is bound as a
+ * parameter, never pasted into SQL: the same database gives the same
+ * bytes.
+ */
+
+/* Requests to a language model in flight at once; the model's own
+ * queue decides how many really go out together. */
+#define MAX_PENDING 256
+
+/* Rows of one related table listed in an LLM prompt. */
+#define MAX_RELATED_ROWS 50
+
+/* Pages lacking a fact that are named one by one in the warnings. */
+#define MAX_FACT_WARNINGS 10
+
+#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 2)
+
+/* The schema, as the queries need it ------------------------------------- */
+
+typedef struct _TableInfo TableInfo;
+
+/* A foreign key, seen from the table that declares it. */
+typedef struct
+{
+  TableInfo *child;       /* the table that declares it (unowned) */
+  TableInfo *parent;      /* the table it points to (unowned) */
+  guint n_columns;
+  guint *columns;         /* in the child */
+  guint *parent_columns;  /* in the parent */
+  char *parent_sql;       /* the parent row of a child row */
+  char *children_sql;     /* the child rows of a parent row */
+} Link;
+
+struct _TableInfo
+{
+  GrammarTable *table;    /* unowned: the schema holds it */
+  const char *name;
+  guint n_columns;
+  const char **columns;   /* the schema's names */
+  guint n_key;
+  guint *key;             /* primary key columns, in key order */
+  GPtrArray *links;       /* of Link: its foreign keys */
+  char *rows_sql;         /* every row, in key order */
+};
+
+static void
+link_free (Link *link)
+{
+  g_free (link->columns);
+  g_free (link->parent_columns);
+  g_free (link->parent_sql);
+  g_free (link->children_sql);
+  g_free (link);
+}
+
+static void
+table_info_free (TableInfo *info)
+{
+  g_free (info->columns);
+  g_free (info->key);
+  g_ptr_array_unref (info->links);
+  g_free (info->rows_sql);
+  g_free (info);
+}
+
+static int
+column_index (TableInfo  *info,
+              const char *name)
+{
+  for (guint c = 0; c < info->n_columns; c++)
+    if (g_ascii_strcasecmp (info->columns[c], name) == 0)
+      return (int) c;
+  return -1;
+}
+
+static gboolean
+is_key_column (TableInfo *info,
+               guint      column)
+{
+  for (guint k = 0; k < info->n_key; k++)
+    if (info->key[k] == column)
+      return TRUE;
+  return FALSE;
+}
+
+/* `"a", "b"` or `"a" = ?1 AND "b" = ?2`, quoted by the database. */
+static char *
+join_columns (GrammarDatabase *database,
+              TableInfo       *info,
+              const guint     *columns,
+              guint            n,
+              const char      *separator,
+              gboolean         compare)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *quoted = grammar_database_quote_identifier (database, info->columns[columns[i]]);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? separator : "", quoted);
+      if (compare)
+        g_string_append_printf (out, " = ?%u", i + 1);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static guint *
+all_columns (TableInfo *info)
+{
+  guint *columns = g_new (guint, MAX (info->n_columns, 1));
+
+  for (guint c = 0; c < info->n_columns; c++)
+    columns[c] = c;
+  return columns;
+}
+
+/* The SELECT of every column of @info and its ORDER BY (the key, or
+ * every column when there is none, so the order is always defined). */
+static void
+table_info_make_sql (TableInfo       *info,
+                     GrammarDatabase *database)
+{
+  g_autofree guint *every = all_columns (info);
+  g_autofree char *quoted = grammar_database_quote_identifier (database, info->name);
+  g_autofree char *list = join_columns (database, info, every, info->n_columns, ", ", FALSE);
+  g_autofree char *order = info->n_key > 0 ? join_columns (database, info, info->key, info->n_key, ", ", FALSE)
+                                           : g_strdup (list);
+
+  info->rows_sql = g_strdup_printf ("SELECT %s FROM %s ORDER BY %s", list, quoted, order);
+}
+
+static TableInfo *
+table_info_new (GrammarDatabase *database,
+                GrammarTable    *table)
+{
+  TableInfo *info = g_new0 (TableInfo, 1);
+  GPtrArray *columns = grammar_table_get_columns (table);
+  g_auto (GStrv) key = grammar_table_dup_primary_key (table);
+  guint n = 0;
+
+  info->table = table;
+  info->name = grammar_table_get_name (table);
+  info->n_columns = columns->len;
+  info->columns = g_new0 (const char *, columns->len + 1);
+  for (guint c = 0; c < columns->len; c++)
+    info->columns[c] = grammar_column_get_name (g_ptr_array_index (columns, c));
+  info->key = g_new0 (guint, g_strv_length (key) + 1);
+  for (guint k = 0; key[k] != NULL; k++)
+    {
+      int index = column_index (info, key[k]);
+
+      if (index >= 0)
+        info->key[n++] = (guint) index;
+    }
+  info->n_key = n;
+  info->links = g_ptr_array_new_with_free_func ((GDestroyNotify) link_free);
+  table_info_make_sql (info, database);
+  return info;
+}
+
+static void
+link_make_sql (Link            *link,
+               GrammarDatabase *database)
+{
+  TableInfo *child = link->child, *parent = link->parent;
+  g_autofree guint *every_child = all_columns (child);
+  g_autofree guint *every_parent = all_columns (parent);
+  g_autofree char *child_name = grammar_database_quote_identifier (database, child->name);
+  g_autofree char *parent_name = grammar_database_quote_identifier (database, parent->name);
+  g_autofree char *child_list = join_columns (database, child, every_child, child->n_columns, ", ", FALSE);
+  g_autofree char *parent_list = join_columns (database, parent, every_parent, parent->n_columns, ", ", FALSE);
+  g_autofree char *by_parent = join_columns (database, parent, link->parent_columns, link->n_columns, " AND ", TRUE);
+  g_autofree char *by_child = join_columns (database, child, link->columns, link->n_columns, " AND ", TRUE);
+  const char *order = strstr (child->rows_sql, " ORDER BY ");
+
+  link->parent_sql = g_strdup_printf ("SELECT %s FROM %s WHERE %s", parent_list, parent_name, by_parent);
+  link->children_sql = g_strdup_printf ("SELECT %s FROM %s WHERE %s%s", child_list, child_name, by_child, order);
+}
+
+/* Resolves the foreign keys of @info; those whose columns are not found
+ * are left out. */
+static void
+table_info_add_links (TableInfo       *info,
+                      GHashTable      *infos,
+                      GrammarDatabase *database)
+{
+  GPtrArray *foreign_keys = grammar_table_get_foreign_keys (info->table);
+
+  for (guint f = 0; f < foreign_keys->len; f++)
+    {
+      GrammarForeignKey *foreign_key = g_ptr_array_index (foreign_keys, f);
+      const char * const *columns = grammar_foreign_key_get_columns (foreign_key);
+      const char * const *referenced = grammar_foreign_key_get_referenced_columns (foreign_key);
+      g_autofree char *parent_name = g_ascii_strdown (grammar_foreign_key_get_referenced_table (foreign_key), -1);
+      TableInfo *parent = g_hash_table_lookup (infos, parent_name);
+      guint n = g_strv_length ((char **) columns);
+      Link *link;
+      gboolean complete = parent != NULL && n > 0 && referenced != NULL && g_strv_length ((char **) referenced) == n;
+
+      if (!complete)
+        continue;
+      link = g_new0 (Link, 1);
+      link->child = info;
+      link->parent = parent;
+      link->n_columns = n;
+      link->columns = g_new0 (guint, n);
+      link->parent_columns = g_new0 (guint, n);
+      for (guint c = 0; c < n && complete; c++)
+        {
+          int mine = column_index (info, columns[c]);
+          int theirs = column_index (parent, referenced[c]);
+
+          complete = mine >= 0 && theirs >= 0;
+          link->columns[c] = (guint) MAX (mine, 0);
+          link->parent_columns[c] = (guint) MAX (theirs, 0);
+        }
+      if (!complete)
+        {
+          link_free (link);
+          continue;
+        }
+      link_make_sql (link, database);
+      g_ptr_array_add (info->links, link);
+    }
+}
+
+/* Whether every column of @info is in one of its foreign keys: a table
+ * that only links others says nothing of its own. */
+static gboolean
+is_pure_link_table (TableInfo *info)
+{
+  for (guint c = 0; c < info->n_columns; c++)
+    {
+      gboolean linked = FALSE;
+
+      for (guint l = 0; l < info->links->len && !linked; l++)
+        {
+          Link *link = g_ptr_array_index (info->links, l);
+
+          for (guint i = 0; i < link->n_columns && !linked; i++)
+            linked = link->columns[i] == c;
+        }
+      if (!linked)
+        return FALSE;
+    }
+  return info->n_columns > 0;
+}
+
+/* Templates ------------------------------------------------------------------- */
+
+typedef enum
+{
+  NODE_TEXT,
+  NODE_FIELD,
+  NODE_BLOCK,
+} NodeKind;
+
+typedef struct
+{
+  NodeKind kind;
+  char *text;          /* NODE_TEXT */
+  Link *link;          /* NODE_FIELD: NULL for the row itself, else the foreign key to follow (unowned) */
+  guint column;        /* NODE_FIELD: in the row or in the row @link points to */
+  Link *children;      /* NODE_BLOCK: the child table's foreign key to the row (unowned) */
+  GPtrArray *body;     /* NODE_BLOCK: of Node */
+  gboolean space_before;
+  gboolean space_after;
+} Node;
+
+static void
+node_free (Node *node)
+{
+  g_free (node->text);
+  g_clear_pointer (&node->body, g_ptr_array_unref);
+  g_free (node);
+}
+
+typedef struct
+{
+  char *title_source;
+  char *text_source;
+  GPtrArray *title;    /* of Node, or NULL for the default */
+  GPtrArray *text;     /* of Node, or NULL for the default */
+} TableTemplate;
+
+static void
+table_template_free (TableTemplate *template)
+{
+  g_free (template->title_source);
+  g_free (template->text_source);
+  g_clear_pointer (&template->title, g_ptr_array_unref);
+  g_clear_pointer (&template->text, g_ptr_array_unref);
+  g_free (template);
+}
+
+typedef struct
+{
+  GHashTable *infos;   /* lower-case table name → TableInfo */
+  const char *p;       /* where parsing is */
+} Parser;
+
+static void
+add_text_node (GPtrArray *nodes,
+               GString   *text)
+{
+  Node *node;
+
+  if (text->len == 0)
+    return;
+  node = g_new0 (Node, 1);
+  node->kind = NODE_TEXT;
+  node->text = g_strdup (text->str);
+  g_ptr_array_add (nodes, node);
+  g_string_truncate (text, 0);
+}
+
+static TableInfo *
+find_info (GHashTable *infos,
+           const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return g_hash_table_lookup (infos, lower);
+}
+
+/* The foreign key of @info named by @qualifier: one of its single
+ * columns, or the table it points to when only one key does. */
+static Link *
+resolve_qualifier (TableInfo   *info,
+                   const char  *qualifier,
+                   const char  *field,
+                   GError     **error)
+{
+  g_autoptr (GString) choices = g_string_new (NULL);
+  Link *found = NULL;
+  guint n_found = 0;
+
+  for (guint l = 0; l < info->links->len; l++)
+    {
+      Link *link = g_ptr_array_index (info->links, l);
+
+      if (link->n_columns == 1 && g_ascii_strcasecmp (info->columns[link->columns[0]], qualifier) == 0)
+        return link;
+    }
+  for (guint l = 0; l < info->links->len; l++)
+    {
+      Link *link = g_ptr_array_index (info->links, l);
+
+      if (g_ascii_strcasecmp (link->parent->name, qualifier) != 0)
+        continue;
+      found = link;
+      n_found++;
+      g_string_append_printf (choices, "%s{%s.…}", choices->len > 0 ? " or " : "",
+                              info->columns[link->columns[0]]);
+    }
+  if (n_found == 1)
+    return found;
+  if (n_found > 1)
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                 "%u foreign keys of “%s” point to “%s” (field {%s}): name the key column, %s",
+                 n_found, info->name, qualifier, field, choices->str);
+  else
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                 "unknown field {%s}: “%s” is neither a column of “%s” nor a table or column of one of its foreign keys",
+                 field, qualifier, info->name);
+  return NULL;
+}
+
+static Node *
+resolve_field (TableInfo   *info,
+               const char  *field,
+               GError     **error)
+{
+  const char *dot = strchr (field, '.');
+  g_autofree char *qualifier = NULL;
+  const char *column;
+  Node *node;
+  Link *link;
+  int index = column_index (info, field);
+
+  if (index < 0 && dot == NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "unknown column “%s” in table “%s” (field {%s})", field, info->name, field);
+      return NULL;
+    }
+  node = g_new0 (Node, 1);
+  node->kind = NODE_FIELD;
+  if (index >= 0)
+    {
+      node->column = (guint) index;
+      return node;
+    }
+
+  qualifier = g_strstrip (g_strndup (field, dot - field));
+  column = dot + 1;
+  while (g_ascii_isspace (*column))
+    column++;
+  link = resolve_qualifier (info, qualifier, field, error);
+  if (link == NULL || (index = column_index (link->parent, column)) < 0)
+    {
+      if (link != NULL)
+        g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                     "unknown column “%s” in table “%s” (field {%s})", column, link->parent->name, field);
+      node_free (node);
+      return NULL;
+    }
+  node->link = link;
+  node->column = (guint) index;
+  return node;
+}
+
+/* The foreign key of the table @name (`child` or `child.fk_column`)
+ * that points to @info. */
+static Link *
+resolve_children (Parser      *parser,
+                  TableInfo   *info,
+                  const char  *name,
+                  GError     **error)
+{
+  g_autofree char *table_name = g_strdup (name);
+  char *dot = strchr (table_name, '.');
+  const char *column = NULL;
+  TableInfo *child = find_info (parser->infos, table_name);
+  Link *found = NULL;
+  guint n_found = 0;
+
+  if (child == NULL && dot != NULL)
+    {
+      *dot = '\0';
+      column = g_strstrip (dot + 1);
+      g_strstrip (table_name);
+      child = find_info (parser->infos, table_name);
+    }
+  if (child == NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "unknown table “%s” (block {%s: …})", table_name, name);
+      return NULL;
+    }
+  for (guint l = 0; l < child->links->len; l++)
+    {
+      Link *link = g_ptr_array_index (child->links, l);
+
+      if (link->parent != info ||
+          (column != NULL && (link->n_columns != 1 || g_ascii_strcasecmp (child->columns[link->columns[0]], column) != 0)))
+        continue;
+      found = link;
+      n_found++;
+    }
+  if (n_found == 1)
+    return found;
+  if (n_found == 0)
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                 "no foreign key of “%s”%s%s points to “%s” (block {%s: …})", child->name,
+                 column != NULL ? " on column " : "", column != NULL ? column : "", info->name, name);
+  else
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                 "%u foreign keys of “%s” point to “%s” (block {%s: …}): write {%s.KEY_COLUMN: …}",
+                 n_found, child->name, info->name, name, child->name);
+  return NULL;
+}
+
+static GPtrArray *parse_body (Parser     *parser,
+                              TableInfo  *info,
+                              gboolean    nested,
+                              GError    **error);
+
+/* Reads `{name}` or `{name: body}`; the parser is on the `{`. */
+static Node *
+parse_braces (Parser     *parser,
+              TableInfo  *info,
+              GError    **error)
+{
+  const char *start = parser->p + 1;
+  const char *end = start + strcspn (start, "{}:");
+  g_autofree char *name = g_strstrip (g_strndup (start, end - start));
+  Link *children;
+  Node *node;
+
+  if (*end == '\0' || *end == '{')
+    {
+      const char *shown = start;
+
+      /* at most 40 bytes, cut between characters */
+      g_utf8_validate_len (start, MIN (end - start, 40), &shown);
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "“{%.*s” is not closed by “}” (write {{ for a literal brace)", (int) (shown - start), start);
+      return NULL;
+    }
+  if (name[0] == '\0')
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "a field without a name: “{%.*s”", (int) (end - start + 1), start);
+      return NULL;
+    }
+  if (*end == '}')
+    {
+      parser->p = end + 1;
+      return resolve_field (info, name, error);
+    }
+
+  children = resolve_children (parser, info, name, error);
+  if (children == NULL)
+    return NULL;
+  node = g_new0 (Node, 1);
+  node->kind = NODE_BLOCK;
+  node->children = children;
+  node->space_before = g_ascii_isspace (end[1]);
+  parser->p = end + 1;
+  node->body = parse_body (parser, children->child, TRUE, error);
+  if (node->body == NULL)
+    {
+      node_free (node);
+      return NULL;
+    }
+  /* parse_body() stopped after the closing brace */
+  node->space_after = parser->p - 2 > end && g_ascii_isspace (parser->p[-2]);
+  return node;
+}
+
+/* Reads text and fields up to the end, or (@nested) up to and past the
+ * `}` that closes a block. */
+static GPtrArray *
+parse_body (Parser     *parser,
+            TableInfo  *info,
+            gboolean    nested,
+            GError    **error)
+{
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  while (*parser->p != '\0')
+    {
+      const char *p = parser->p;
+      Node *node;
+
+      if (p[0] == '{' && p[1] == '{')
+        {
+          g_string_append_c (text, '{');
+          parser->p += 2;
+        }
+      else if (p[0] == '}' && nested)
+        {
+          add_text_node (nodes, text);
+          parser->p++;
+          return g_steal_pointer (&nodes);
+        }
+      else if (p[0] == '}' && p[1] == '}')
+        {
+          g_string_append_c (text, '}');
+          parser->p += 2;
+        }
+      else if (p[0] == '}')
+        {
+          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                       "a “}” without its “{” (write }} for a literal brace)");
+          return NULL;
+        }
+      else if (p[0] == '{')
+        {
+          add_text_node (nodes, text);
+          node = parse_braces (parser, info, error);
+          if (node == NULL)
+            return NULL;
+          g_ptr_array_add (nodes, node);
+        }
+      else
+        {
+          g_string_append_c (text, *p);
+          parser->p++;
+        }
+    }
+  if (nested)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "a block “{…: …” is not closed by “}”");
+      return NULL;
+    }
+  add_text_node (nodes, text);
+  return g_steal_pointer (&nodes);
+}
+
+static GPtrArray *
+parse_template (GHashTable  *infos,
+                TableInfo   *info,
+                const char  *source,
+                GError     **error)
+{
+  Parser parser = { infos, source };
+
+  return parse_body (&parser, info, FALSE, error);
+}
+
+/* The generator ------------------------------------------------------------------ */
+
+struct _GrammarDocumentGenerator
+{
+  GObject parent_instance;
+
+  GrammarDatabase *database;
+  GrammarSchema *schema;
+  GrammarLlm *llm;
+  GStrv tables;
+  char *llm_section;
+
+  GHashTable *infos;       /* lower-case table name → TableInfo */
+  GPtrArray *info_order;   /* of TableInfo (unowned), in schema order */
+  GHashTable *templates;   /* lower-case table name → TableTemplate */
+
+  /* Statistics of the last run. */
+  guint64 n_documents;
+  guint n_tables;
+  guint n_lacking;
+  GPtrArray *warnings;
+  gint64 last_progress;
+};
+
+G_DEFINE_FINAL_TYPE (GrammarDocumentGenerator, grammar_document_generator, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_DATABASE,
+  PROP_SCHEMA,
+  PROP_LLM,
+  PROP_TABLES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_PROGRESS,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+grammar_document_generator_constructed (GObject *object)
+{
+  GrammarDocumentGenerator *self = GRAMMAR_DOCUMENT_GENERATOR (object);
+  GPtrArray *tables;
+
+  G_OBJECT_CLASS (grammar_document_generator_parent_class)->constructed (object);
+
+  g_return_if_fail (GRAMMAR_IS_DATABASE (self->database));
+  g_return_if_fail (GRAMMAR_IS_SCHEMA (self->schema));
+
+  tables = grammar_schema_get_tables (self->schema);
+  for (guint t = 0; t < tables->len; t++)
+    {
+      TableInfo *info = table_info_new (self->database, g_ptr_array_index (tables, t));
+
+      g_hash_table_insert (self->infos, g_ascii_strdown (info->name, -1), info);
+      g_ptr_array_add (self->info_order, info);
+    }
+  for (guint t = 0; t < self->info_order->len; t++)
+    table_info_add_links (g_ptr_array_index (self->info_order, t), self->infos, self->database);
+}
+
+static void
+grammar_document_generator_finalize (GObject *object)
+{
+  GrammarDocumentGenerator *self = GRAMMAR_DOCUMENT_GENERATOR (object);
+
+  g_clear_object (&self->database);
+  g_clear_object (&self->schema);
+  g_clear_object (&self->llm);
+  g_strfreev (self->tables);
+  g_free (self->llm_section);
+  g_hash_table_unref (self->templates);
+  g_ptr_array_unref (self->info_order);
+  g_hash_table_unref (self->infos);
+  g_ptr_array_unref (self->warnings);
+
+  G_OBJECT_CLASS (grammar_document_generator_parent_class)->finalize (object);
+}
+
+static void
+grammar_document_generator_get_property (GObject    *object,
+                                         guint       prop_id,
+                                         GValue     *value,
+                                         GParamSpec *pspec)
+{
+  GrammarDocumentGenerator *self = GRAMMAR_DOCUMENT_GENERATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATABASE:
+      g_value_set_object (value, self->database);
+      break;
+    case PROP_SCHEMA:
+      g_value_set_object (value, self->schema);
+      break;
+    case PROP_LLM:
+      g_value_set_object (value, self->llm);
+      break;
+    case PROP_TABLES:
+      g_value_set_boxed (value, self->tables);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+grammar_document_generator_set_property (GObject      *object,
+                                         guint         prop_id,
+                                         const GValue *value,
+                                         GParamSpec   *pspec)
+{
+  GrammarDocumentGenerator *self = GRAMMAR_DOCUMENT_GENERATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATABASE:
+      self->database = g_value_dup_object (value);
+      break;
+    case PROP_SCHEMA:
+      self->schema = g_value_dup_object (value);
+      break;
+    case PROP_LLM:
+      grammar_document_generator_set_llm (self, g_value_get_object (value));
+      break;
+    case PROP_TABLES:
+      grammar_document_generator_set_tables (self, g_value_get_boxed (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+grammar_document_generator_class_init (GrammarDocumentGeneratorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = grammar_document_generator_constructed;
+  object_class->finalize = grammar_document_generator_finalize;
+  object_class->get_property = grammar_document_generator_get_property;
+  object_class->set_property = grammar_document_generator_set_property;
+
+  /**
+   * GrammarDocumentGenerator:database:
+   *
+   * The database the rows come from.
+   */
+  properties[PROP_DATABASE] =
+    g_param_spec_object ("database", NULL, "The database the rows come from",
+                         GRAMMAR_TYPE_DATABASE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarDocumentGenerator:schema:
+   *
+   * The schema of #GrammarDocumentGenerator:database: its primary and
+   * foreign keys decide ids, fields and blocks.
+   */
+  properties[PROP_SCHEMA] =
+    g_param_spec_object ("schema", NULL, "The schema of the database",
+                         GRAMMAR_TYPE_SCHEMA,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarDocumentGenerator:llm:
+   *
+   * The language model that writes the pages, or %NULL to render the
+   * templates.
+   */
+  properties[PROP_LLM] =
+    g_param_spec_object ("llm", NULL, "The language model that writes the pages, or none for the templates",
+                         GRAMMAR_TYPE_LLM,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarDocumentGenerator:tables:
+   *
+   * The tables that get one document per row, in this order; %NULL for
+   * every table with a primary key that does not only link others.
+   */
+  properties[PROP_TABLES] =
+    g_param_spec_boxed ("tables", NULL, "The tables that get one document per row",
+                        G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GrammarDocumentGenerator::progress:
+   * @self: the generator
+   *
+   * Emitted now and then during a run (at most a few times a second, and
+   * after each table), so that a user interface can show the counts.
+   */
+  signals[SIGNAL_PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+grammar_document_generator_init (GrammarDocumentGenerator *self)
+{
+  self->infos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) table_info_free);
+  self->info_order = g_ptr_array_new ();
+  self->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) table_template_free);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+}
+
+/**
+ * grammar_document_generator_new:
+ * @database: the database the rows come from
+ * @schema: the schema of @database (grammar_database_get_schema())
+ *
+ * Creates a generator of one document per row, with the default
+ * templates and tables until told otherwise.
+ *
+ * Returns: (transfer full): a new #GrammarDocumentGenerator
+ */
+GrammarDocumentGenerator *
+grammar_document_generator_new (GrammarDatabase *database,
+                                GrammarSchema   *schema)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DATABASE (database), NULL);
+  g_return_val_if_fail (GRAMMAR_IS_SCHEMA (schema), NULL);
+
+  return g_object_new (GRAMMAR_TYPE_DOCUMENT_GENERATOR, "database", database, "schema", schema, NULL);
+}
+
+/**
+ * grammar_document_generator_get_database:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * Returns: (transfer none): the database
+ */
+GrammarDatabase *
+grammar_document_generator_get_database (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), NULL);
+  return self->database;
+}
+
+/**
+ * grammar_document_generator_get_schema:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * Returns: (transfer none): the schema
+ */
+GrammarSchema *
+grammar_document_generator_get_schema (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), NULL);
+  return self->schema;
+}
+
+/**
+ * grammar_document_generator_get_llm:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * Returns: (transfer none) (nullable): the language model that writes
+ *   the pages, or %NULL when the templates are rendered
+ */
+GrammarLlm *
+grammar_document_generator_get_llm (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), NULL);
+  return self->llm;
+}
+
+/**
+ * grammar_document_generator_set_llm:
+ * @self: a #GrammarDocumentGenerator
+ * @llm: (nullable): a language model, or %NULL to render the templates
+ *
+ * Sets #GrammarDocumentGenerator:llm.
+ */
+void
+grammar_document_generator_set_llm (GrammarDocumentGenerator *self,
+                                    GrammarLlm               *llm)
+{
+  g_return_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self));
+  g_return_if_fail (llm == NULL || GRAMMAR_IS_LLM (llm));
+
+  if (g_set_object (&self->llm, llm))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LLM]);
+}
+
+/**
+ * grammar_document_generator_get_tables:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the
+ *   tables given with grammar_document_generator_set_tables(), or %NULL
+ *   for the default
+ */
+const char * const *
+grammar_document_generator_get_tables (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), NULL);
+  return (const char * const *) self->tables;
+}
+
+/**
+ * grammar_document_generator_set_tables:
+ * @self: a #GrammarDocumentGenerator
+ * @tables: (nullable) (array zero-terminated=1): table names, or %NULL
+ *   for every table with a primary key that does not only link others
+ *
+ * Sets #GrammarDocumentGenerator:tables. Each table needs a primary key
+ * (the ids are made of it); a run fails on a table without one.
+ */
+void
+grammar_document_generator_set_tables (GrammarDocumentGenerator *self,
+                                       const char * const       *tables)
+{
+  g_return_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self));
+
+  if (self->tables == NULL && tables == NULL)
+    return;
+  g_strfreev (self->tables);
+  self->tables = g_strdupv ((char **) tables);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TABLES]);
+}
+
+/**
+ * grammar_document_generator_get_llm_section:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * The `llm` key of the section grammar_document_generator_configure()
+ * read: the section of the language model to use when pages are to be
+ * written by one. The generator does not build it itself (the command
+ * line does, for `--generator llm`).
+ *
+ * Returns: (nullable): the section name, or %NULL when none was given
+ */
+const char *
+grammar_document_generator_get_llm_section (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), NULL);
+  return self->llm_section;
+}
+
+static TableInfo *
+lookup_table (GrammarDocumentGenerator  *self,
+              const char                *name,
+              GError                   **error)
+{
+  TableInfo *info = find_info (self->infos, name);
+
+  if (info == NULL)
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                 "no table “%s” in the database", name);
+  return info;
+}
+
+/* Parses one template; @error says what is wrong, without the key. */
+static gboolean
+parse_one (GrammarDocumentGenerator  *self,
+           TableInfo                 *info,
+           const char                *source,
+           GPtrArray                **nodes,
+           GError                   **error)
+{
+  *nodes = NULL;
+  if (source == NULL)
+    return TRUE;
+  *nodes = parse_template (self->infos, info, source, error);
+  return *nodes != NULL;
+}
+
+static gboolean
+store_template (GrammarDocumentGenerator  *self,
+                const char                *table,
+                const char                *title,
+                const char                *text,
+                char                     **bad_key,
+                GError                   **error)
+{
+  TableInfo *info = lookup_table (self, table, error);
+  TableTemplate *template;
+  GPtrArray *title_nodes = NULL, *text_nodes = NULL;
+
+  *bad_key = NULL;
+  if (info == NULL)
+    return FALSE;
+  if (!parse_one (self, info, title, &title_nodes, error))
+    {
+      *bad_key = g_strconcat (table, ".title", NULL);
+      return FALSE;
+    }
+  if (!parse_one (self, info, text, &text_nodes, error))
+    {
+      g_clear_pointer (&title_nodes, g_ptr_array_unref);
+      *bad_key = g_strconcat (table, ".text", NULL);
+      return FALSE;
+    }
+
+  template = g_new0 (TableTemplate, 1);
+  template->title_source = g_strdup (title);
+  template->text_source = g_strdup (text);
+  template->title = title_nodes;
+  template->text = text_nodes;
+  g_hash_table_replace (self->templates, g_ascii_strdown (info->name, -1), template);
+  return TRUE;
+}
+
+/**
+ * grammar_document_generator_set_template:
+ * @self: a #GrammarDocumentGenerator
+ * @table: a table of the database
+ * @title: (nullable): the template of the documents' titles, or %NULL
+ *   for `TABLE KEY`
+ * @text: (nullable): the template of the documents' texts, or %NULL for
+ *   the list of columns
+ * @error: return location for a #GError
+ *
+ * Sets how the documents of @table read; see #GrammarDocumentGenerator
+ * for the fields and blocks a template may hold. Every field is checked
+ * against the schema now.
+ *
+ * Returns: %TRUE when both templates are valid; otherwise %FALSE with a
+ *   %GRAMMAR_ERROR_INVALID_INPUT error naming the template
+ *   (`company.text: unknown column “Nmae” in table “company” (field {Nmae})`)
+ */
+gboolean
+grammar_document_generator_set_template (GrammarDocumentGenerator  *self,
+                                         const char                *table,
+                                         const char                *title,
+                                         const char                *text,
+                                         GError                   **error)
+{
+  g_autofree char *bad_key = NULL;
+
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
+  g_return_val_if_fail (table != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (store_template (self, table, title, text, &bad_key, error))
+    return TRUE;
+  if (bad_key != NULL)
+    g_prefix_error (error, "%s: ", bad_key);
+  return FALSE;
+}
+
+/* Configuration from a keyfile section ------------------------------------------ */
+
+static gboolean
+config_error (GError        **error,
+              GrammarConfig  *config,
+              int             code,
+              const char     *section,
+              const char     *key,
+              const char     *message)
+{
+  g_set_error (error, GRAMMAR_CONFIG_ERROR, code, "%s: [%s] %s: %s",
+               grammar_config_get_path (config), section, key, message);
+  return FALSE;
+}
+
+static gboolean
+check_table_key (GrammarDocumentGenerator  *self,
+                 const char                *name,
+                 GError                   **error)
+{
+  TableInfo *info = lookup_table (self, name, error);
+
+  if (info == NULL)
+    return FALSE;
+  if (info->n_key == 0)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "table “%s” has no primary key, so its rows have no stable id", info->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+configure_tables (GrammarDocumentGenerator  *self,
+                  GrammarConfig             *config,
+                  const char                *section,
+                  GError                   **error)
+{
+  g_auto (GStrv) tables = g_key_file_get_string_list (grammar_config_get_key_file (config), section,
+                                                      "tables", NULL, NULL);
+  g_autoptr (GStrvBuilder) kept = g_strv_builder_new ();
+  g_auto (GStrv) result = NULL;
+
+  for (guint t = 0; tables != NULL && tables[t] != NULL; t++)
+    {
+      g_autoptr (GError) local_error = NULL;
+
+      g_strstrip (tables[t]);
+      if (tables[t][0] == '\0')
+        continue;
+      if (!check_table_key (self, tables[t], &local_error))
+        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, "tables", local_error->message);
+      g_strv_builder_add (kept, tables[t]);
+    }
+  result = g_strv_builder_end (kept);
+  grammar_document_generator_set_tables (self, (const char * const *) result);
+  return TRUE;
+}
+
+/* Splits `TABLE.title` or `TABLE.text`; %NULL for another key. */
+static char *
+template_key_table (const char  *key,
+                    const char **part)
+{
+  const char *dot = strrchr (key, '.');
+
+  if (dot == NULL || dot == key || (strcmp (dot, ".title") != 0 && strcmp (dot, ".text") != 0))
+    return NULL;
+  *part = dot + 1;
+  return g_strndup (key, dot - key);
+}
+
+static gboolean
+configure_templates (GrammarDocumentGenerator  *self,
+                     GrammarConfig             *config,
+                     const char                *section,
+                     const char * const        *keys,
+                     GError                   **error)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (config);
+  g_autoptr (GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint k = 0; keys[k] != NULL; k++)
+    {
+      const char *part = NULL;
+      g_autofree char *table = template_key_table (keys[k], &part);
+      g_autofree char *title_key = NULL, *text_key = NULL, *title = NULL, *text = NULL, *bad_key = NULL;
+      g_autoptr (GError) local_error = NULL;
+
+      /* Both keys of a table are read when the first one is met. */
+      if (table == NULL || !g_hash_table_add (done, g_strdup (table)))
+        continue;
+      if (lookup_table (self, table, NULL) == NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("no table “%s” in the database (see `grammar schema`)", table);
+
+          return config_error (error, config, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[k], message);
+        }
+      title_key = g_strconcat (table, ".title", NULL);
+      text_key = g_strconcat (table, ".text", NULL);
+      title = g_key_file_get_string (key_file, section, title_key, NULL);
+      text = g_key_file_get_string (key_file, section, text_key, NULL);
+      if (!store_template (self, table, title, text, &bad_key, &local_error))
+        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section,
+                             bad_key != NULL ? bad_key : keys[k], local_error->message);
+    }
+  return TRUE;
+}
+
+/**
+ * grammar_document_generator_configure:
+ * @self: a #GrammarDocumentGenerator
+ * @config: the configuration
+ * @section: the section to read, normally `documents`
+ * @error: return location for a #GError
+ *
+ * Reads the generator's settings from a section of @config, which has
+ * no `plugin=` key:
+ *
+ * - `tables`: the tables that get one document per row, separated by
+ *   `;` (default: every table with a primary key that does not only
+ *   link others);
+ * - `TABLE.title` and `TABLE.text`: the templates of a table (see
+ *   grammar_document_generator_set_template());
+ * - `llm`: the section of the language model for pages written by one
+ *   (see grammar_document_generator_get_llm_section()).
+ *
+ * A missing section leaves the defaults.
+ *
+ * Returns: %TRUE on success; otherwise %FALSE with a
+ *   %GRAMMAR_CONFIG_ERROR error naming the file, section and key
+ */
+gboolean
+grammar_document_generator_configure (GrammarDocumentGenerator  *self,
+                                      GrammarConfig             *config,
+                                      const char                *section,
+                                      GError                   **error)
+{
+  GKeyFile *key_file;
+  g_auto (GStrv) keys = NULL;
+
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
+  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), FALSE);
+  g_return_val_if_fail (section != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  key_file = grammar_config_get_key_file (config);
+  if (!g_key_file_has_group (key_file, section))
+    return TRUE;
+  keys = g_key_file_get_keys (key_file, section, NULL, NULL);
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      const char *part = NULL;
+      g_autofree char *table = template_key_table (keys[k], &part);
+
+      if (table == NULL && !g_str_equal (keys[k], "tables") && !g_str_equal (keys[k], "llm"))
+        return config_error (error, config, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[k],
+                             "unknown key; the keys of this section are tables, llm, TABLE.title and TABLE.text");
+    }
+
+  if (g_key_file_has_key (key_file, section, "tables", NULL) && !configure_tables (self, config, section, error))
+    return FALSE;
+  if (!configure_templates (self, config, section, (const char * const *) keys, error))
+    return FALSE;
+  g_clear_pointer (&self->llm_section, g_free);
+  if (g_key_file_has_key (key_file, section, "llm", NULL))
+    {
+      self->llm_section = g_strstrip (g_key_file_get_string (key_file, section, "llm", NULL));
+      if (self->llm_section[0] == '\0')
+        g_clear_pointer (&self->llm_section, g_free);
+    }
+  return TRUE;
+}
+
+/* Values and rows --------------------------------------------------------------- */
+
+/* How a value reads in a document: a NULL as nothing, an integer or a
+ * whole real without a point, another real as SQLite prints it. */
+static void
+append_value (GString  *out,
+              GVariant *value)
+{
+  g_autofree char *text = NULL;
+
+  if (value == NULL)
+    return;
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      g_string_append (out, g_variant_get_string (value, NULL));
+      return;
+    }
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    {
+      double real = g_variant_get_double (value);
+      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (isfinite (real) && real == floor (real) && fabs (real) < 1e15)
+        g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) real);
+      else
+        g_string_append (out, g_ascii_formatd (buffer, sizeof buffer, "%.15g", real));
+      return;
+    }
+  text = grammar_value_to_text (value);
+  g_string_append (out, text);
+}
+
+static char *
+value_dup_text (GVariant *value)
+{
+  GString *out = g_string_new (NULL);
+
+  append_value (out, value);
+  return g_string_free (out, FALSE);
+}
+
+/* A key value as JSON: whole reals as integers, like the id. */
+static JsonNode *
+value_to_key_json (GVariant *value)
+{
+  if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    {
+      double real = g_variant_get_double (value);
+
+      if (isfinite (real) && real == floor (real) && fabs (real) < 1e15)
+        {
+          JsonNode *node = json_node_new (JSON_NODE_VALUE);
+
+          json_node_set_int (node, (gint64) real);
+          return node;
+        }
+    }
+  return grammar_value_to_json (value);
+}
+
+typedef struct _Row Row;
+
+struct _Row
+{
+  TableInfo *info;
+  GVariant **values;   /* n_columns, NULL for SQL NULL */
+  Row **parents;       /* per link, fetched when first needed */
+  gboolean *fetched;
+};
+
+static void
+row_free (Row *row)
+{
+  if (row == NULL)
+    return;
+  for (guint c = 0; c < row->info->n_columns; c++)
+    g_clear_pointer (&row->values[c], g_variant_unref);
+  for (guint l = 0; l < row->info->links->len; l++)
+    row_free (row->parents[l]);
+  g_free (row->values);
+  g_free (row->parents);
+  g_free (row->fetched);
+  g_free (row);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Row, row_free)
+
+static Row *
+row_new_from_cursor (TableInfo     *info,
+                     GrammarCursor *cursor)
+{
+  Row *row = g_new0 (Row, 1);
+
+  row->info = info;
+  row->values = g_new0 (GVariant *, MAX (info->n_columns, 1));
+  row->parents = g_new0 (Row *, MAX (info->links->len, 1));
+  row->fetched = g_new0 (gboolean, MAX (info->links->len, 1));
+  for (guint c = 0; c < info->n_columns; c++)
+    row->values[c] = grammar_cursor_get_value (cursor, c);
+  return row;
+}
+
+/* The values of @columns of @row as a parameter tuple, or %NULL when
+ * one is NULL (then nothing matches). */
+static GVariant *
+row_parameters (Row         *row,
+                const guint *columns,
+                guint        n)
+{
+  g_autofree GVariant **values = g_new0 (GVariant *, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      values[i] = row->values[columns[i]];
+      if (values[i] == NULL)
+        return NULL;
+    }
+  return g_variant_ref_sink (g_variant_new_tuple (values, n));
+}
+
+/* What a run shares while it renders. */
+typedef struct
+{
+  GrammarDocumentGenerator *self;
+  GCancellable *cancellable;
+  GPtrArray *facts;    /* (nullable): the value texts used, for the LLM's check */
+} Render;
+
+static void
+add_fact (Render     *render,
+          const char *text)
+{
+  if (render->facts != NULL && text[0] != '\0')
+    g_ptr_array_add (render->facts, g_strdup (text));
+}
+
+/* The row a foreign key of @row points to, or %NULL. */
+static gboolean
+row_get_parent (Render   *render,
+                Row      *row,
+                Link     *link,
+                Row     **parent,
+                GError  **error)
+{
+  guint index;
+  g_autoptr (GVariant) parameters = NULL;
+  g_autoptr (GrammarCursor) cursor = NULL;
+  GError *local_error = NULL;
+
+  g_ptr_array_find (row->info->links, link, &index);
+  *parent = row->parents[index];
+  if (row->fetched[index])
+    return TRUE;
+  row->fetched[index] = TRUE;
+  parameters = row_parameters (row, link->columns, link->n_columns);
+  if (parameters == NULL)
+    return TRUE;
+  cursor = grammar_database_query_cursor (render->self->database, link->parent_sql, parameters,
+                                          render->cancellable, error);
+  if (cursor == NULL)
+    return FALSE;
+  if (grammar_cursor_next (cursor, render->cancellable, &local_error))
+    row->parents[index] = row_new_from_cursor (link->parent, cursor);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  *parent = row->parents[index];
+  return TRUE;
+}
+
+/* The rows of @link's table that point to @row. */
+static GrammarCursor *
+row_query_children (Render   *render,
+                    Row      *row,
+                    Link     *link,
+                    GError  **error)
+{
+  g_autoptr (GVariant) parameters = row_parameters (row, link->parent_columns, link->n_columns);
+
+  if (parameters == NULL)
+    return NULL;
+  return grammar_database_query_cursor (render->self->database, link->children_sql, parameters,
+                                        render->cancellable, error);
+}
+
+static gboolean render_nodes (Render     *render,
+                              GPtrArray  *nodes,
+                              Row        *row,
+                              GString    *out,
+                              GError    **error);
+
+static gboolean
+render_field (Render   *render,
+              Node     *node,
+              Row      *row,
+              GString  *out,
+              GError  **error)
+{
+  Row *target = row;
+  gsize start = out->len;
+
+  if (node->link != NULL && !row_get_parent (render, row, node->link, &target, error))
+    return FALSE;
+  if (target != NULL)
+    append_value (out, target->values[node->column]);
+  add_fact (render, out->str + start);
+  return TRUE;
+}
+
+static gboolean
+render_block (Render   *render,
+              Node     *node,
+              Row      *row,
+              GString  *out,
+              GError  **error)
+{
+  g_autoptr (GrammarCursor) cursor = NULL;
+  g_autoptr (GString) joined = g_string_new (NULL);
+  GError *local_error = NULL;
+
+  cursor = row_query_children (render, row, node->children, &local_error);
+  if (cursor == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  while (grammar_cursor_next (cursor, render->cancellable, &local_error))
+    {
+      g_autoptr (Row) child = row_new_from_cursor (node->children->child, cursor);
+      g_autoptr (GString) part = g_string_new (NULL);
+
+      if (!render_nodes (render, node->body, child, part, error))
+        return FALSE;
+      g_strstrip (part->str);
+      g_string_set_size (part, strlen (part->str));
+      if (part->len == 0)
+        continue;
+      if (joined->len > 0)
+        g_string_append_c (joined, ' ');
+      g_string_append_len (joined, part->str, part->len);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  if (joined->len == 0)
+    return TRUE;
+  if (node->space_before)
+    g_string_append_c (out, ' ');
+  g_string_append_len (out, joined->str, joined->len);
+  if (node->space_after)
+    g_string_append_c (out, ' ');
+  return TRUE;
+}
+
+static gboolean
+render_nodes (Render     *render,
+              GPtrArray  *nodes,
+              Row        *row,
+              GString    *out,
+              GError    **error)
+{
+  for (guint n = 0; n < nodes->len; n++)
+    {
+      Node *node = g_ptr_array_index (nodes, n);
+      gboolean ok = TRUE;
+
+      if (node->kind == NODE_TEXT)
+        g_string_append (out, node->text);
+      else if (node->kind == NODE_FIELD)
+        ok = render_field (render, node, row, out, error);
+      else
+        ok = render_block (render, node, row, out, error);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The key values of @row joined by @separator; in a key of several
+ * columns `-` and `%` inside values are escaped so that ids stay
+ * unique. Returns %FALSE when a key value is NULL. */
+static gboolean
+append_key (GString    *out,
+            Row        *row,
+            const char *separator)
+{
+  TableInfo *info = row->info;
+
+  for (guint k = 0; k < info->n_key; k++)
+    {
+      GVariant *value = row->values[info->key[k]];
+      g_autofree char *text = NULL;
+
+      if (value == NULL)
+        return FALSE;
+      if (k > 0)
+        g_string_append (out, separator);
+      text = value_dup_text (value);
+      if (info->n_key == 1)
+        {
+          g_string_append (out, text);
+          continue;
+        }
+      for (const char *p = text; *p != '\0'; p++)
+        {
+          if (*p == '-')
+            g_string_append (out, "%2D");
+          else if (*p == '%')
+            g_string_append (out, "%25");
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  return TRUE;
+}
+
+/* `Column: value.` for each non-NULL column outside the key. */
+static void
+append_default_text (GString *out,
+                     Row     *row)
+{
+  for (guint c = 0; c < row->info->n_columns; c++)
+    {
+      g_autofree char *text = NULL;
+      gsize length;
+
+      if (is_key_column (row->info, c) || row->values[c] == NULL)
+        continue;
+      text = value_dup_text (row->values[c]);
+      length = strlen (text);
+      if (out->len > 0)
+        g_string_append_c (out, ' ');
+      g_string_append_printf (out, "%s: %s", row->info->columns[c], text);
+      /* a value that ends a sentence itself needs no second full stop */
+      if (length == 0 || strchr (".!?", text[length - 1]) == NULL)
+        g_string_append_c (out, '.');
+    }
+}
+
+/* One document, before it is written. */
+typedef struct
+{
+  char *id;
+  char *title;
+  char *text;
+  const char *table;
+  JsonNode *key;
+  char *facts;         /* what an LLM is told, or NULL */
+  GPtrArray *values;   /* the facts' values, for the check */
+} Document;
+
+static void
+document_free (Document *document)
+{
+  g_free (document->id);
+  g_free (document->title);
+  g_free (document->text);
+  g_clear_pointer (&document->key, json_node_unref);
+  g_free (document->facts);
+  g_clear_pointer (&document->values, g_ptr_array_unref);
+  g_free (document);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Document, document_free)
+
+static JsonNode *
+row_key_json (Row *row)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  for (guint k = 0; k < row->info->n_key; k++)
+    json_object_set_member (object, row->info->columns[row->info->key[k]],
+                            value_to_key_json (row->values[row->info->key[k]]));
+  json_node_set_object (node, object);
+  return node;
+}
+
+/* The id, key and title of @row's document into @out, which is %NULL
+ * when the row's key has a NULL (no id can be made). */
+static gboolean
+document_new (Render         *render,
+              Row            *row,
+              TableTemplate  *template,
+              Document      **out,
+              GError        **error)
+{
+  g_autoptr (Document) document = g_new0 (Document, 1);
+  g_autoptr (GString) id = g_string_new (row->info->name);
+  g_autoptr (GString) title = g_string_new (NULL);
+
+  *out = NULL;
+  g_string_append_c (id, '-');
+  if (!append_key (id, row, "-"))
+    return TRUE;
+  if (template != NULL && template->title != NULL)
+    {
+      if (!render_nodes (render, template->title, row, title, error))
+        return FALSE;
+    }
+  else
+    {
+      g_string_append_printf (title, "%s ", row->info->name);
+      append_key (title, row, "-");
+    }
+  document->id = g_string_free (g_steal_pointer (&id), FALSE);
+  document->title = g_strstrip (g_string_free (g_steal_pointer (&title), FALSE));
+  document->table = row->info->name;
+  document->key = row_key_json (row);
+  *out = g_steal_pointer (&document);
+  return TRUE;
+}
+
+static gboolean
+render_text (Render         *render,
+             Row            *row,
+             TableTemplate  *template,
+             GString        *out,
+             GError        **error)
+{
+  if (template != NULL && template->text != NULL)
+    return render_nodes (render, template->text, row, out, error);
+  append_default_text (out, row);
+  return TRUE;
+}
+
+/* The facts of a row for a language model --------------------------------------- */
+
+/* Whether column @c of @row is a number in a primary or foreign key: a
+ * surrogate id, which says nothing to a reader (the rows a foreign key
+ * points to are described instead). */
+static gboolean
+is_id_column (Row   *row,
+              guint  c)
+{
+  GPtrArray *links = row->info->links;
+
+  if (row->values[c] == NULL || g_variant_is_of_type (row->values[c], G_VARIANT_TYPE_STRING))
+    return FALSE;
+  if (is_key_column (row->info, c))
+    return TRUE;
+  for (guint l = 0; l < links->len; l++)
+    {
+      Link *link = g_ptr_array_index (links, l);
+
+      for (guint i = 0; i < link->n_columns; i++)
+        if (link->columns[i] == c)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* `Column: value; …` for the non-NULL columns of @row, leaving out
+ * surrogate ids and the columns of @skip. */
+static void
+describe_row (Render  *render,
+              Row     *row,
+              Link    *skip,
+              GString *out)
+{
+  gboolean first = TRUE;
+
+  for (guint c = 0; c < row->info->n_columns; c++)
+    {
+      GVariant *value = row->values[c];
+      gboolean skipped = FALSE;
+      gsize start;
+
+      for (guint i = 0; skip != NULL && i < skip->n_columns; i++)
+        skipped |= skip->columns[i] == c;
+      if (value == NULL || skipped || is_id_column (row, c))
+        continue;
+      g_string_append_printf (out, "%s%s: ", first ? "" : "; ", row->info->columns[c]);
+      start = out->len;
+      append_value (out, value);
+      add_fact (render, out->str + start);
+      first = FALSE;
+    }
+}
+
+static gboolean
+describe_parents (Render   *render,
+                  Row      *row,
+                  Link     *skip,
+                  GString  *out,
+                  GError  **error)
+{
+  for (guint l = 0; l < row->info->links->len; l++)
+    {
+      Link *link = g_ptr_array_index (row->info->links, l);
+      Row *parent = NULL;
+
+      if (link == skip)
+        continue;
+      if (!row_get_parent (render, row, link, &parent, error))
+        return FALSE;
+      if (parent == NULL)
+        continue;
+      g_string_append_printf (out, "%s%s (%s): ", out->len > 0 ? "; " : "",
+                              link->parent->name, row->info->columns[link->columns[0]]);
+      describe_row (render, parent, NULL, out);
+    }
+  return TRUE;
+}
+
+/* One line per row that points to @row, at most MAX_RELATED_ROWS a table. */
+static gboolean
+describe_children (Render   *render,
+                   Row      *row,
+                   GString  *out,
+                   GError  **error)
+{
+  GPtrArray *infos = render->self->info_order;
+
+  for (guint t = 0; t < infos->len; t++)
+    {
+      TableInfo *child_info = g_ptr_array_index (infos, t);
+
+      for (guint l = 0; l < child_info->links->len; l++)
+        {
+          Link *link = g_ptr_array_index (child_info->links, l);
+          g_autoptr (GrammarCursor) cursor = NULL;
+          GError *local_error = NULL;
+          guint n = 0;
+
+          if (link->parent != row->info)
+            continue;
+          cursor = row_query_children (render, row, link, &local_error);
+          while (cursor != NULL && n <= MAX_RELATED_ROWS &&
+                 grammar_cursor_next (cursor, render->cancellable, &local_error))
+            {
+              g_autoptr (Row) child = NULL;
+              g_autoptr (GString) part = NULL;
+
+              if (++n > MAX_RELATED_ROWS)
+                {
+                  g_string_append_printf (out, "- (more %s rows not listed)\n", child_info->name);
+                  break;
+                }
+              child = row_new_from_cursor (child_info, cursor);
+              part = g_string_new (NULL);
+              describe_row (render, child, link, part);
+              if (!describe_parents (render, child, link, part, error))
+                return FALSE;
+              g_string_append_printf (out, "- %s (%s): %s", child_info->name,
+                                      child_info->columns[link->columns[0]], part->str);
+              g_string_append_c (out, '\n');
+            }
+          if (local_error != NULL)
+            {
+              g_propagate_error (error, local_error);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* The profile of a row without a template, as in the paper's Table 8:
+ * a heading, one `**Column**: value` line per column, the rows its
+ * foreign keys point to, and the rows that point to it. */
+static gboolean
+describe_profile (Render   *render,
+                  Row      *row,
+                  GString  *out,
+                  GError  **error)
+{
+  g_autoptr (GString) related = g_string_new (NULL);
+
+  g_string_append_printf (out, "%s profile\n", row->info->name);
+  for (guint c = 0; c < row->info->n_columns; c++)
+    {
+      GVariant *value = row->values[c];
+      gsize start;
+
+      if (value == NULL || is_id_column (row, c))
+        continue;
+      g_string_append_printf (out, "**%s**: ", row->info->columns[c]);
+      start = out->len;
+      append_value (out, value);
+      add_fact (render, out->str + start);
+      g_string_append_c (out, '\n');
+    }
+  for (guint l = 0; l < row->info->links->len; l++)
+    {
+      Link *link = g_ptr_array_index (row->info->links, l);
+      Row *parent = NULL;
+
+      if (!row_get_parent (render, row, link, &parent, error))
+        return FALSE;
+      if (parent == NULL)
+        continue;
+      g_string_append_printf (out, "**%s** (%s): ", link->parent->name, row->info->columns[link->columns[0]]);
+      describe_row (render, parent, NULL, out);
+      g_string_append_c (out, '\n');
+    }
+  if (!describe_children (render, row, related, error))
+    return FALSE;
+  if (related->len > 0)
+    g_string_append_printf (out, "Related rows:\n%s", related->str);
+  return TRUE;
+}
+
+/* The prompt, adapted from Appendix G.2 of the GRAMMAR paper: a profile
+ * of facts becomes a Wikipedia-style page of 200-400 words. */
+static GrammarChatRequest *
+build_request (const char *subject,
+               const char *facts)
+{
+  GrammarChatRequest *request = grammar_chat_request_new ();
+  g_autofree char *prompt = g_strdup_printf (
+    "Write a Wikipedia-style page of 200 to 400 words about %s.\n"
+    "\n"
+    "Rules:\n"
+    "- State every fact of the profile, keeping names, numbers and dates exactly as written.\n"
+    "- Do not change or contradict any fact. You may add general background, but no other names, "
+    "numbers or dates.\n"
+    "- Weave the facts into flowing prose instead of copying the profile as a list.\n"
+    "- Write plain paragraphs only: no title, headings, lists or Markdown.\n"
+    "\n"
+    "Profile:\n"
+    "%s",
+    subject, facts);
+
+  grammar_chat_request_add_message (request, "user", prompt);
+  grammar_chat_request_set_temperature (request, 0.0);
+  grammar_chat_request_set_max_tokens (request, 1024);
+  return request;
+}
+
+/* Output ------------------------------------------------------------------------ */
+
+static gboolean
+write_document (GOutputStream  *output,
+                Document       *document,
+                GCancellable   *cancellable,
+                GError        **error)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GString) line = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, document->id);
+  json_builder_set_member_name (builder, "title");
+  json_builder_add_string_value (builder, document->title);
+  json_builder_set_member_name (builder, "text");
+  json_builder_add_string_value (builder, document->text);
+  json_builder_set_member_name (builder, "source");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "table");
+  json_builder_add_string_value (builder, document->table);
+  json_builder_set_member_name (builder, "key");
+  json_builder_add_value (builder, json_node_copy (document->key));
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  line = g_string_new (NULL);
+  json_generator_to_gstring (generator, line);
+  g_string_append_c (line, '\n');
+  return g_output_stream_write_all (output, line->str, line->len, NULL, cancellable, error);
+}
+
+/* A run ---------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GrammarDocumentGenerator *self;
+  GOutputStream *output;
+  GCancellable *cancellable;   /* the caller's */
+  Render render;
+
+  /* LLM mode: pages in row order, the first ones possibly done */
+  GMainContext *context;
+  GCancellable *stop;          /* cancels the requests in flight */
+  gulong cancelled_id;
+  GQueue pages;
+  guint in_flight;
+  GError *error;               /* the first failure of a request */
+} Run;
+
+typedef struct
+{
+  Run *run;
+  Document *document;
+  gboolean done;
+} Page;
+
+static void
+page_free (Page *page)
+{
+  document_free (page->document);
+  g_free (page);
+}
+
+static void
+run_progress (Run      *run,
+              gboolean  force)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (!force && now - run->self->last_progress < PROGRESS_INTERVAL_US)
+    return;
+  run->self->last_progress = now;
+  g_signal_emit (run->self, signals[SIGNAL_PROGRESS], 0);
+}
+
+static gboolean
+run_write (Run       *run,
+           Document  *document,
+           GError   **error)
+{
+  if (!write_document (run->output, document, run->cancellable, error))
+    return FALSE;
+  run->self->n_documents++;
+  run_progress (run, FALSE);
+  return TRUE;
+}
+
+/* Whether @haystack holds @needle as a whole word (“3” is not in “30”),
+ * ignoring case. */
+static gboolean
+contains_word (const char *haystack,
+               const char *needle)
+{
+  g_autofree char *text = g_utf8_casefold (haystack, -1);
+  g_autofree char *word = g_utf8_casefold (needle, -1);
+  gsize length = strlen (word);
+
+  for (const char *p = strstr (text, word); p != NULL; p = strstr (p + 1, word))
+    {
+      const char *end = p + length;
+      gboolean starts = p == text || !g_unichar_isalnum (g_utf8_get_char (p)) ||
+                        !g_unichar_isalnum (g_utf8_get_char (g_utf8_prev_char (p)));
+      gboolean ends = *end == '\0' || !g_unichar_isalnum (g_utf8_get_char (g_utf8_prev_char (end))) ||
+                      !g_unichar_isalnum (g_utf8_get_char (end));
+
+      if (starts && ends)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Lists the facts a page does not state verbatim. */
+static void
+check_facts (GrammarDocumentGenerator *self,
+             Document                 *document)
+{
+  g_autoptr (GString) missing = g_string_new (NULL);
+  guint n_missing = 0;
+
+  for (guint i = 0; i < document->values->len; i++)
+    {
+      const char *value = g_ptr_array_index (document->values, i);
+
+      if (contains_word (document->text, value))
+        continue;
+      if (n_missing++ < 5)
+        g_string_append_printf (missing, "%s“%s”", missing->len > 0 ? ", " : "", value);
+    }
+  if (n_missing == 0)
+    return;
+  if (self->n_lacking++ < MAX_FACT_WARNINGS)
+    g_ptr_array_add (self->warnings,
+                     g_strdup_printf ("%s: the page does not state %u of its %u facts as written: %s%s",
+                                      document->id, n_missing, document->values->len, missing->str,
+                                      n_missing > 5 ? ", …" : ""));
+}
+
+/* Drops a Markdown heading the model may start with, and spaces. */
+static char *
+clean_page (const char *reply)
+{
+  const char *start = reply != NULL ? reply : "";
+
+  while (g_ascii_isspace (*start))
+    start++;
+  if (*start == '#')
+    {
+      const char *end = strchr (start, '\n');
+
+      start = end != NULL ? end : start + strlen (start);
+    }
+  return g_strstrip (g_strdup (start));
+}
+
+static void
+page_received (GObject      *source_object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Page *page = user_data;
+  Run *run = page->run;
+  g_autoptr (GrammarChatResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  run->in_flight--;
+  page->done = TRUE;
+  response = grammar_llm_chat_finish (GRAMMAR_LLM (source_object), result, &error);
+  if (response != NULL)
+    {
+      page->document->text = clean_page (grammar_chat_response_get_text (response));
+      if (page->document->text[0] == '\0')
+        g_set_error (&error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                     "%s: the language model returned an empty page", page->document->id);
+    }
+  else
+    g_prefix_error (&error, "%s: ", page->document->id);
+  if (error != NULL && run->error == NULL)
+    {
+      run->error = g_steal_pointer (&error);
+      g_cancellable_cancel (run->stop);
+    }
+}
+
+/* Writes the finished pages at the head of the queue. */
+static gboolean
+run_write_pages (Run     *run,
+                 GError **error)
+{
+  while (!g_queue_is_empty (&run->pages) && ((Page *) g_queue_peek_head (&run->pages))->done)
+    {
+      Page *page = g_queue_pop_head (&run->pages);
+      gboolean ok;
+
+      check_facts (run->self, page->document);
+      ok = run_write (run, page->document, error);
+      page_free (page);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Writes the pages done at the head of the queue, then waits until
+ * fewer than @limit pages are pending: the memory a run holds does not
+ * grow with the number of rows. */
+static gboolean
+run_wait (Run     *run,
+          guint    limit,
+          GError **error)
+{
+  for (;;)
+    {
+      if (run->error != NULL)
+        {
+          g_propagate_error (error, g_error_copy (run->error));
+          return FALSE;
+        }
+      if (!run_write_pages (run, error))
+        return FALSE;
+      if (g_queue_get_length (&run->pages) < MAX (limit, 1))
+        return TRUE;
+      g_main_context_iteration (run->context, TRUE);
+    }
+}
+
+static gboolean
+run_send (Run       *run,
+          Document  *document,
+          gboolean   titled,
+          GError   **error)
+{
+  g_autofree char *subject = titled ? g_strdup_printf ("“%s”, described by the profile below", document->title)
+                                    : g_strdup_printf ("the %s described by the profile below", document->table);
+  g_autoptr (GrammarChatRequest) request = build_request (subject, document->facts);
+  Page *page = g_new0 (Page, 1);
+
+  page->run = run;
+  page->document = document;
+  g_queue_push_tail (&run->pages, page);
+  run->in_flight++;
+  grammar_llm_chat_async (run->self->llm, request, run->stop, page_received, page);
+  return run_wait (run, MAX_PENDING, error);
+}
+
+static void
+stop_requests (GCancellable *cancellable,
+               gpointer      user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static void
+run_init (Run                      *run,
+          GrammarDocumentGenerator *self,
+          GOutputStream            *output,
+          GCancellable             *cancellable)
+{
+  memset (run, 0, sizeof *run);
+  run->self = self;
+  run->output = output;
+  run->cancellable = cancellable;
+  run->render.self = self;
+  run->render.cancellable = cancellable;
+  g_queue_init (&run->pages);
+  if (self->llm == NULL)
+    return;
+  /* The requests' callbacks come on a context of our own, so that the
+   * caller's main loop is left alone. */
+  run->context = g_main_context_new ();
+  g_main_context_push_thread_default (run->context);
+  run->stop = g_cancellable_new ();
+  if (cancellable != NULL)
+    run->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (stop_requests),
+                                               g_object_ref (run->stop), g_object_unref);
+}
+
+/* Lets the requests in flight finish (cancelled when the run failed). */
+static void
+run_clear (Run *run)
+{
+  if (run->context == NULL)
+    return;
+  if (run->in_flight > 0 && run->error == NULL)
+    g_cancellable_cancel (run->stop);
+  while (run->in_flight > 0)
+    g_main_context_iteration (run->context, TRUE);
+  g_queue_clear_full (&run->pages, (GDestroyNotify) page_free);
+  if (run->cancellable != NULL)
+    g_cancellable_disconnect (run->cancellable, run->cancelled_id);
+  g_clear_object (&run->stop);
+  g_clear_error (&run->error);
+  g_main_context_pop_thread_default (run->context);
+  g_clear_pointer (&run->context, g_main_context_unref);
+}
+
+/* Makes and writes (or sends off) the document of one row. */
+static gboolean
+run_row (Run            *run,
+         Row            *row,
+         TableTemplate  *template,
+         guint          *n_keyless,
+         GError        **error)
+{
+  g_autoptr (Document) document = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  gboolean ok;
+
+  if (!document_new (&run->render, row, template, &document, error))
+    return FALSE;
+  if (document == NULL)
+    {
+      (*n_keyless)++;
+      return TRUE;
+    }
+  if (run->self->llm == NULL)
+    {
+      if (!render_text (&run->render, row, template, text, error))
+        return FALSE;
+      document->text = g_string_free (g_steal_pointer (&text), FALSE);
+      return run_write (run, document, error);
+    }
+
+  document->values = g_ptr_array_new_with_free_func (g_free);
+  run->render.facts = document->values;
+  if (template != NULL && template->text != NULL)
+    ok = render_nodes (&run->render, template->text, row, text, error);
+  else
+    ok = describe_profile (&run->render, row, text, error);
+  run->render.facts = NULL;
+  if (!ok)
+    return FALSE;
+  g_strstrip (text->str);
+  document->facts = g_strconcat (text->str, "\n", NULL);
+  return run_send (run, g_steal_pointer (&document), template != NULL && template->title != NULL, error);
+}
+
+static gboolean
+run_table (Run        *run,
+           TableInfo  *info,
+           GError    **error)
+{
+  g_autofree char *lower = g_ascii_strdown (info->name, -1);
+  TableTemplate *template = g_hash_table_lookup (run->self->templates, lower);
+  g_autoptr (GrammarCursor) cursor = NULL;
+  GError *local_error = NULL;
+  guint n_keyless = 0;
+
+  cursor = grammar_database_query_cursor (run->self->database, info->rows_sql, NULL, run->cancellable, error);
+  if (cursor == NULL)
+    return FALSE;
+  while (grammar_cursor_next (cursor, run->cancellable, &local_error))
+    {
+      g_autoptr (Row) row = row_new_from_cursor (info, cursor);
+
+      if (!run_row (run, row, template, &n_keyless, error))
+        return FALSE;
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  if (n_keyless > 0)
+    g_ptr_array_add (run->self->warnings,
+                     g_strdup_printf ("table %s: %u row%s whose primary key has a NULL left out (no id)",
+                                      info->name, n_keyless, n_keyless == 1 ? "" : "s"));
+  run->self->n_tables++;
+  run_progress (run, TRUE);
+  return TRUE;
+}
+
+/* The tables to make documents of, checked. */
+static GPtrArray *
+choose_tables (GrammarDocumentGenerator  *self,
+               GError                   **error)
+{
+  g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
+
+  if (self->tables == NULL)
+    {
+      for (guint t = 0; t < self->info_order->len; t++)
+        {
+          TableInfo *info = g_ptr_array_index (self->info_order, t);
+
+          if (info->n_key > 0 && !grammar_table_get_is_view (info->table) && !is_pure_link_table (info))
+            g_ptr_array_add (chosen, info);
+        }
+      return g_steal_pointer (&chosen);
+    }
+  for (guint t = 0; self->tables[t] != NULL; t++)
+    {
+      if (!check_table_key (self, self->tables[t], error))
+        return NULL;
+      g_ptr_array_add (chosen, find_info (self->infos, self->tables[t]));
+    }
+  return g_steal_pointer (&chosen);
+}
+
+static void
+reset_statistics (GrammarDocumentGenerator *self)
+{
+  self->n_documents = 0;
+  self->n_tables = 0;
+  self->n_lacking = 0;
+  self->last_progress = g_get_monotonic_time ();
+  g_ptr_array_set_size (self->warnings, 0);
+}
+
+/**
+ * grammar_document_generator_generate:
+ * @self: a #GrammarDocumentGenerator
+ * @output: where the JSON Lines go
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes one document a line into @output, which is left open: the
+ * tables in order, the rows of each in primary-key order. With a
+ * #GrammarDocumentGenerator:llm the requests run on a private main
+ * context of this thread, so the call blocks until every page is
+ * written; a failed request fails the run.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set: a table that does
+ *   not exist or has no primary key (%GRAMMAR_ERROR_INVALID_INPUT), or a
+ *   database, model or I/O error
+ */
+gboolean
+grammar_document_generator_generate (GrammarDocumentGenerator  *self,
+                                     GOutputStream             *output,
+                                     GCancellable              *cancellable,
+                                     GError                   **error)
+{
+  g_autoptr (GPtrArray) tables = NULL;
+  gboolean ok = TRUE;
+  Run run;
+
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (output), FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  reset_statistics (self);
+  tables = choose_tables (self, error);
+  if (tables == NULL)
+    return FALSE;
+
+  run_init (&run, self, output, cancellable);
+  for (guint t = 0; ok && t < tables->len; t++)
+    ok = run_table (&run, g_ptr_array_index (tables, t), error);
+  if (ok && self->llm != NULL)
+    ok = run_wait (&run, 1, error);
+  run_clear (&run);
+  if (ok && self->n_lacking > MAX_FACT_WARNINGS)
+    g_ptr_array_add (self->warnings,
+                     g_strdup_printf ("%u pages in all do not state every fact as written (the first %u are listed)",
+                                      self->n_lacking, MAX_FACT_WARNINGS));
+  return ok;
+}
+
+/* A temporary file next to @path, so that renaming it is atomic. */
+static GFile *
+create_temporary (const char  *path,
+                  GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *name = g_strdup_printf (".%s.XXXXXX", base);
+  g_autofree char *temporary = g_build_filename (dir, name, NULL);
+  int fd = g_mkstemp_full (temporary, O_RDWR | O_CLOEXEC, 0666);
+
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot create a file in “%s”: %s", dir, g_strerror (saved_errno));
+      return NULL;
+    }
+  g_close (fd, NULL);
+  return g_file_new_for_path (temporary);
+}
+
+static gboolean
+generate_to_stream_file (GrammarDocumentGenerator  *self,
+                         GFile                     *file,
+                         GCancellable              *cancellable,
+                         GError                   **error)
+{
+  g_autoptr (GFileOutputStream) stream = g_file_append_to (file, G_FILE_CREATE_NONE, cancellable, error);
+  gboolean ok;
+
+  if (stream == NULL)
+    return FALSE;
+  ok = grammar_document_generator_generate (self, G_OUTPUT_STREAM (stream), cancellable, error);
+  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, ok ? error : NULL) && ok;
+}
+
+/**
+ * grammar_document_generator_generate_to_file:
+ * @self: a #GrammarDocumentGenerator
+ * @path: (type filename): the documents file to write
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Like grammar_document_generator_generate(), into a file. The documents
+ * go to a temporary file in the same folder, which replaces @path (or
+ * the file a symbolic link @path points to) only when everything
+ * succeeded: a failed or interrupted run leaves the previous file, or
+ * none. A @path that exists and is not a regular file, such as
+ * `/dev/null`, is written to directly.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+grammar_document_generator_generate_to_file (GrammarDocumentGenerator  *self,
+                                             const char                *path,
+                                             GCancellable              *cancellable,
+                                             GError                   **error)
+{
+  g_autoptr (GFile) temporary = NULL;
+  g_autoptr (GFile) target = NULL;
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *real_path = NULL;
+  GStatBuf info;
+  gboolean ok;
+
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_stat (path, &info) == 0)
+    {
+      if (!S_ISREG (info.st_mode))
+        {
+          target = g_file_new_for_path (path);
+          return generate_to_stream_file (self, target, cancellable, error);
+        }
+      real_path = realpath (path, NULL);
+    }
+  if (real_path == NULL)
+    real_path = g_strdup (path);
+
+  temporary = create_temporary (real_path, &local_error);
+  ok = temporary != NULL && generate_to_stream_file (self, temporary, cancellable, &local_error);
+  target = g_file_new_for_path (real_path);
+  if (ok)
+    ok = g_file_move (temporary, target, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
+                      cancellable, NULL, NULL, &local_error);
+  if (!ok)
+    {
+      if (temporary != NULL)
+        g_file_delete (temporary, NULL, NULL);
+      if (local_error->domain == G_IO_ERROR)
+        g_prefix_error (&local_error, "%s: ", path);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+    }
+  return ok;
+}
+
+/**
+ * grammar_document_generator_get_n_documents:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * Returns: the number of documents the current or last run wrote
+ */
+guint64
+grammar_document_generator_get_n_documents (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), 0);
+  return self->n_documents;
+}
+
+/**
+ * grammar_document_generator_get_n_tables:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * Returns: the number of tables the current or last run finished
+ */
+guint
+grammar_document_generator_get_n_tables (GrammarDocumentGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), 0);
+  return self->n_tables;
+}
+
+/**
+ * grammar_document_generator_dup_warnings:
+ * @self: a #GrammarDocumentGenerator
+ *
+ * What the last run found worth telling without failing: rows left out
+ * because their key has a NULL, and pages a language model wrote that
+ * do not state every fact as written.
+ *
+ * Returns: (transfer full): the messages, one line each
+ */
+GStrv
+grammar_document_generator_dup_warnings (GrammarDocumentGenerator *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), NULL);
+
+  for (guint i = 0; i < self->warnings->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (self->warnings, i));
+  return g_strv_builder_end (builder);
+}
