@@ -29,6 +29,10 @@ int            grammar_cli_import      (int            argc,
                                         char         **argv);
 int            grammar_cli_llm         (int            argc,
                                         char         **argv);
+int            grammar_cli_rag         (int            argc,
+                                        char         **argv);
+int            grammar_cli_docs        (int            argc,
+                                        char         **argv);
 
 gboolean       grammar_cli_parse       (GOptionContext *context,
                                         const char     *command,

@@ -22,6 +22,8 @@ static const Command commands[] = {
   { "sql-templates", "Generate SQL query templates from the schema and data (or an LLM)", grammar_cli_sql_templates },
   { "text-templates", "Turn SQL templates into natural-language templates in a style", grammar_cli_text_templates },
   { "qa", "Fill templates with database values: grounded query-answer pairs", grammar_cli_qa },
+  { "docs", "Make the document corpus from the database: one document per row", grammar_cli_docs },
+  { "rag", "Ask the system under test every query of a dataset (resumable)", grammar_cli_rag },
   { "import", "Import files of the Python GRAMMAR tool", grammar_cli_import },
   { "llm", "Send one prompt to the configured language model and print its reply", grammar_cli_llm },
 };

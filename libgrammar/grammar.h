@@ -43,6 +43,8 @@
 #include "grammar-llm-verbalizer.h"
 #include "grammar-qa-generator.h"
 #include "grammar-py-import.h"
+#include "grammar-rag-runner.h"
+#include "grammar-document-generator.h"
 
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"
