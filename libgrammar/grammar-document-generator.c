@@ -4,17 +4,14 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "grammar-document-generator.h"
 #include "grammar-error.h"
+#include "grammar-file-private.h"
 #include "grammar-sql-template.h"
 
 /**
@@ -2379,42 +2376,13 @@ grammar_document_generator_generate (GrammarDocumentGenerator  *self,
   return ok;
 }
 
-/* A temporary file next to @path, so that renaming it is atomic. */
-static GFile *
-create_temporary (const char  *path,
-                  GError     **error)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *name = g_strdup_printf (".%s.XXXXXX", base);
-  g_autofree char *temporary = g_build_filename (dir, name, NULL);
-  int fd = g_mkstemp_full (temporary, O_RDWR | O_CLOEXEC, 0666);
-
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "cannot create a file in “%s”: %s", dir, g_strerror (saved_errno));
-      return NULL;
-    }
-  g_close (fd, NULL);
-  return g_file_new_for_path (temporary);
-}
-
 static gboolean
-generate_to_stream_file (GrammarDocumentGenerator  *self,
-                         GFile                     *file,
-                         GCancellable              *cancellable,
-                         GError                   **error)
+write_documents (GOutputStream  *stream,
+                 gpointer        user_data,
+                 GCancellable   *cancellable,
+                 GError        **error)
 {
-  g_autoptr (GFileOutputStream) stream = g_file_append_to (file, G_FILE_CREATE_NONE, cancellable, error);
-  gboolean ok;
-
-  if (stream == NULL)
-    return FALSE;
-  ok = grammar_document_generator_generate (self, G_OUTPUT_STREAM (stream), cancellable, error);
-  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, ok ? error : NULL) && ok;
+  return grammar_document_generator_generate (user_data, stream, cancellable, error);
 }
 
 /**
@@ -2439,44 +2407,11 @@ grammar_document_generator_generate_to_file (GrammarDocumentGenerator  *self,
                                              GCancellable              *cancellable,
                                              GError                   **error)
 {
-  g_autoptr (GFile) temporary = NULL;
-  g_autoptr (GFile) target = NULL;
-  g_autoptr (GError) local_error = NULL;
-  g_autofree char *real_path = NULL;
-  GStatBuf info;
-  gboolean ok;
-
   g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (g_stat (path, &info) == 0)
-    {
-      if (!S_ISREG (info.st_mode))
-        {
-          target = g_file_new_for_path (path);
-          return generate_to_stream_file (self, target, cancellable, error);
-        }
-      real_path = realpath (path, NULL);
-    }
-  if (real_path == NULL)
-    real_path = g_strdup (path);
-
-  temporary = create_temporary (real_path, &local_error);
-  ok = temporary != NULL && generate_to_stream_file (self, temporary, cancellable, &local_error);
-  target = g_file_new_for_path (real_path);
-  if (ok)
-    ok = g_file_move (temporary, target, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
-                      cancellable, NULL, NULL, &local_error);
-  if (!ok)
-    {
-      if (temporary != NULL)
-        g_file_delete (temporary, NULL, NULL);
-      if (local_error->domain == G_IO_ERROR)
-        g_prefix_error (&local_error, "%s: ", path);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-    }
-  return ok;
+  return grammar_file_write_atomically (path, write_documents, self, cancellable, error);
 }
 
 /**

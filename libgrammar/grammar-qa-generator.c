@@ -4,16 +4,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
-
 #include "grammar-document.h"
 #include "grammar-error.h"
+#include "grammar-file-private.h"
 #include "grammar-qa-generator.h"
 
 /**
@@ -2204,7 +2201,6 @@ same_key (GVariant *a,
   return g_variant_equal (a, b);
 }
 
-
 /* Deterministic sampling: SplitMix64, seeded per group and style so that
  * the choice for one group does not depend on any other. */
 static guint64
@@ -4136,47 +4132,21 @@ grammar_qa_generator_generate (GrammarQaGenerator  *self,
   return ok;
 }
 
-/* A temporary file next to @path, so that renaming it is atomic. */
-static GFile *
-create_temporary (const char  *path,
-                  GError     **error)
+typedef struct
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *name = g_strdup_printf (".%s.XXXXXX", base);
-  g_autofree char *temporary = g_build_filename (dir, name, NULL);
-  int fd = g_mkstemp_full (temporary, O_RDWR | O_CLOEXEC, 0666);
+  GrammarQaGenerator *self;
+  GrammarTemplateSet *templates;
+} QaWrite;
 
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "cannot create a file in “%s”: %s", dir, g_strerror (saved_errno));
-      return NULL;
-    }
-  g_close (fd, NULL);
-  return g_file_new_for_path (temporary);
-}
-
-/* Streams into a file that is not a regular one (/dev/null, a pipe):
- * there is nothing to replace atomically. */
 static gboolean
-generate_to_special_file (GrammarQaGenerator  *self,
-                          GrammarTemplateSet  *templates,
-                          const char          *path,
-                          GCancellable        *cancellable,
-                          GError             **error)
+write_dataset (GOutputStream  *stream,
+               gpointer        user_data,
+               GCancellable   *cancellable,
+               GError        **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GFileOutputStream) stream = NULL;
-  gboolean ok;
+  QaWrite *write = user_data;
 
-  stream = g_file_append_to (file, G_FILE_CREATE_NONE, cancellable, error);
-  if (stream == NULL)
-    return FALSE;
-  ok = grammar_qa_generator_generate (self, templates, G_OUTPUT_STREAM (stream), cancellable, error);
-  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, ok ? error : NULL) && ok;
+  return grammar_qa_generator_generate (write->self, write->templates, stream, cancellable, error);
 }
 
 /**
@@ -4203,48 +4173,12 @@ grammar_qa_generator_generate_to_file (GrammarQaGenerator  *self,
                                        GCancellable        *cancellable,
                                        GError             **error)
 {
-  g_autoptr (GFile) temporary = NULL;
-  g_autoptr (GFile) target = NULL;
-  g_autoptr (GFileOutputStream) stream = NULL;
-  g_autoptr (GError) local_error = NULL;
-  g_autofree char *real_path = NULL;
-  GStatBuf info;
-  gboolean ok;
+  QaWrite write = { self, templates };
 
   g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), FALSE);
   g_return_val_if_fail (GRAMMAR_IS_TEMPLATE_SET (templates), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (g_stat (path, &info) == 0)
-    {
-      if (!S_ISREG (info.st_mode))
-        return generate_to_special_file (self, templates, path, cancellable, error);
-      /* Replace what a symbolic link points to, not the link. */
-      real_path = realpath (path, NULL);
-    }
-  if (real_path == NULL)
-    real_path = g_strdup (path);
-
-  temporary = create_temporary (real_path, &local_error);
-  if (temporary != NULL)
-    stream = g_file_append_to (temporary, G_FILE_CREATE_NONE, cancellable, &local_error);
-  ok = stream != NULL &&
-       grammar_qa_generator_generate (self, templates, G_OUTPUT_STREAM (stream), cancellable, &local_error);
-  if (stream != NULL)
-    ok = g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, ok ? &local_error : NULL) && ok;
-
-  target = g_file_new_for_path (real_path);
-  if (ok)
-    ok = g_file_move (temporary, target, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
-                      cancellable, NULL, NULL, &local_error);
-  if (!ok)
-    {
-      if (temporary != NULL)
-        g_file_delete (temporary, NULL, NULL);
-      if (local_error->domain == G_IO_ERROR)
-        g_prefix_error (&local_error, "%s: ", path);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-    }
-  return ok;
+  return grammar_file_write_atomically (path, write_dataset, &write, cancellable, error);
 }
