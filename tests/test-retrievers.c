@@ -593,8 +593,9 @@ static void
 test_bm25_prune_common_terms (void)
 {
   g_autofree char *path = common_words_corpus ();
-  g_autoptr (GrammarRetriever) pruned = make_retriever ("bm25", "documents=common.jsonl\n");
-  g_autoptr (GrammarRetriever) full = make_retriever ("bm25", "documents=common.jsonl\nprune-common-terms=false\n");
+  g_autoptr (GrammarRetriever) pruned = make_retriever ("bm25", "documents=common.jsonl\nengine=fts5\n");
+  g_autoptr (GrammarRetriever) full =
+    make_retriever ("bm25", "documents=common.jsonl\nengine=fts5\nprune-common-terms=false\n");
   const char *queries[] = {
     "the w3", "The and of w17?", "and w0 w1 the", "w29 the and", "w28 w29", "of the", "the and",
     "the", "of", "w5 of", "nothing here but the", "w27 and the of w2",
@@ -635,6 +636,108 @@ test_bm25_prune_common_terms (void)
   expected = ranking (full, "the w29", 200);
   g_assert_cmpuint (strlen (expected), >, 100);
   assert_ranking (pruned, "the w29", 200, expected);
+}
+
+static char *
+engine_in_use (GrammarRetriever *retriever)
+{
+  char *engine = NULL;
+
+  g_object_get (retriever, "engine-in-use", &engine, NULL);
+  return engine;
+}
+
+/* The same hits, scores equal to the bit, from the in-memory ranking
+ * and from FTS5 itself (no pruning), for @queries at several k. */
+static void
+assert_same_as_fts5 (GrammarRetriever  *memory,
+                     GrammarRetriever  *fts5,
+                     const char       **queries,
+                     guint              n_queries)
+{
+  guint top_ks[] = { 1, 2, 3, 10, 250 };
+
+  for (guint q = 0; q < n_queries; q++)
+    for (guint k = 0; k < G_N_ELEMENTS (top_ks); k++)
+      {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (GPtrArray) a = grammar_retriever_retrieve (memory, queries[q], top_ks[k], NULL, &error);
+        g_autoptr (GPtrArray) b = grammar_retriever_retrieve (fts5, queries[q], top_ks[k], NULL, &error);
+
+        g_assert_no_error (error);
+        if (a->len != b->len)
+          g_error ("“%s”, k = %u: %u hits in memory, %u from FTS5", queries[q], top_ks[k], a->len, b->len);
+        for (guint i = 0; i < a->len; i++)
+          {
+            GrammarHit *x = g_ptr_array_index (a, i);
+            GrammarHit *y = g_ptr_array_index (b, i);
+
+            if (!g_str_equal (grammar_hit_get_document_id (x), grammar_hit_get_document_id (y)) ||
+                grammar_hit_get_score (x) != grammar_hit_get_score (y))
+              g_error ("“%s”, k = %u, hit %u: %s %.17g in memory, %s %.17g from FTS5", queries[q], top_ks[k], i,
+                       grammar_hit_get_document_id (x), grammar_hit_get_score (x),
+                       grammar_hit_get_document_id (y), grammar_hit_get_score (y));
+          }
+      }
+}
+
+static void
+test_bm25_memory_engine (void)
+{
+  g_autofree char *common = common_words_corpus ();
+  g_autofree char *fruit = write_corpus ("fruit-engine.jsonl", fruit_jsonl);
+  g_autofree char *unicode = write_corpus ("unicode-engine.jsonl", unicode_jsonl);
+  g_autoptr (GrammarRetriever) memory = make_retriever ("bm25", "documents=common.jsonl\n");
+  g_autoptr (GrammarRetriever) fts5 =
+    make_retriever ("bm25", "documents=common.jsonl\nengine=fts5\nprune-common-terms=false\n");
+  g_autoptr (GrammarRetriever) fruit_memory = make_retriever ("bm25", "documents=fruit-engine.jsonl\n");
+  g_autoptr (GrammarRetriever) fruit_fts5 = make_retriever ("bm25", "documents=fruit-engine.jsonl\nengine=fts5\n");
+  g_autoptr (GrammarRetriever) unicode_memory = make_retriever ("bm25", "documents=unicode-engine.jsonl\n");
+  g_autoptr (GrammarRetriever) unicode_fts5 =
+    make_retriever ("bm25", "documents=unicode-engine.jsonl\nengine=fts5\n");
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (GPtrArray) random_queries = g_ptr_array_new_with_free_func (g_free);
+  const char *words[] = { "the", "and", "of", "w0", "w1", "w2", "w3", "w7", "w12", "w20", "w28", "w29", "absent" };
+  const char *fixed[] = {
+    "the w3", "The and of w17?", "and w0 w1 the", "w29 the and", "w28 w29", "of the", "the and", "the", "of",
+    "nothing here but the", "w27 and the of w2", "w5 absent", "ñandú w4", "東京タワー w6 the",
+  };
+  const char *fruit_queries[] = { "apple", "apple cherry", "Banana DATE", "cherry", "zucchini", "banana date" };
+  const char *unicode_queries[] = { "strasse", "STRAẞE", "zoe", "abc", "東京", "zebra", "O'Brien", "\"NEAR(\" AND" };
+  g_autofree char *used = engine_in_use (memory);
+  g_autofree char *used_fts5 = engine_in_use (fts5);
+
+  g_assert_cmpstr (used, ==, "memory");
+  g_assert_cmpstr (used_fts5, ==, "fts5");
+  assert_same_as_fts5 (memory, fts5, fixed, G_N_ELEMENTS (fixed));
+  for (guint q = 0; q < 300; q++)
+    {
+      g_autoptr (GString) query = g_string_new (NULL);
+      guint length = g_rand_int_range (rand, 1, 7);
+
+      for (guint i = 0; i < length; i++)
+        g_string_append_printf (query, "%s ", words[g_rand_int_range (rand, 0, G_N_ELEMENTS (words))]);
+      g_ptr_array_add (random_queries, g_string_free (g_steal_pointer (&query), FALSE));
+    }
+  assert_same_as_fts5 (memory, fts5, (const char **) random_queries->pdata, random_queries->len);
+  /* ties (d1 and d4 are the same text): the earlier document first */
+  assert_same_as_fts5 (fruit_memory, fruit_fts5, fruit_queries, G_N_ELEMENTS (fruit_queries));
+  assert_same_as_fts5 (unicode_memory, unicode_fts5, unicode_queries, G_N_ELEMENTS (unicode_queries));
+  assert_ranking (fruit_memory, "banana date", 3, "d3 d1 d4");
+}
+
+static void
+test_bm25_bad_engine (void)
+{
+  g_autofree char *corpus = write_corpus ("small-engine.jsonl", "{\"id\": \"a\", \"text\": \"x\"}\n");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarRetriever) retriever =
+    build_retriever ("[r]\nplugin=bm25\ndocuments=small-engine.jsonl\nengine=lucene\n", "r", &error);
+
+  g_assert_null (retriever);
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE);
+  grammar_test_assert_contains (error->message, "engine");
+  grammar_test_assert_contains (error->message, "lucene");
 }
 
 static void
@@ -800,6 +903,8 @@ main (int    argc,
   g_test_add_func ("/keyword/async", test_keyword_async);
   g_test_add_func ("/bm25/ranking", test_bm25_ranking);
   g_test_add_func ("/bm25/prune-common-terms", test_bm25_prune_common_terms);
+  g_test_add_func ("/bm25/memory-engine", test_bm25_memory_engine);
+  g_test_add_func ("/bm25/bad-engine", test_bm25_bad_engine);
   g_test_add_func ("/bm25/unicode", test_bm25_unicode);
   g_test_add_func ("/bm25/index", test_bm25_index);
   g_test_add_func ("/bm25/async", test_bm25_async);

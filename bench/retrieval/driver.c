@@ -1,15 +1,17 @@
 /* driver.c: times a retriever plugin on a corpus and a list of queries
  *
  *   driver --plugin NAME --documents FILE [--queries FILE]... [--index FILE]
- *          [--top-k 10] [--out PREFIX]
+ *          [--top-k 10] [--set KEY=VALUE]... [--out PREFIX]
  *
  * Builds a `[retriever]` section with GrammarConfig (plugin=NAME,
- * documents=FILE, index=FILE when given), which loads the corpus and
- * indexes it; then, for each --queries FILE in turn, retrieves every query
- * of the file (one a line) with grammar_retriever_retrieve() and writes
- * the id of each query's first hit, or an empty line when there is none,
- * to PREFIX.N (N = 0, 1… in --queries order). Prints one JSON line:
- *   {"load_seconds", "build_seconds", "rebuilt",
+ * documents=FILE, index=FILE when given, one line a --set), which loads
+ * the corpus and indexes it; then, for each --queries FILE in turn,
+ * retrieves every query of the file (one a line) with
+ * grammar_retriever_retrieve() and writes each query's hits as a line
+ * `ID<TAB>SCORE<TAB>ID<TAB>SCORE…` (scores with 17 digits, so that equal
+ * lines mean equal doubles; an empty line when there is none) to PREFIX.N
+ * (N = 0, 1… in --queries order). Prints one JSON line:
+ *   {"load_seconds", "build_seconds", "rebuilt", "engine",
  *    "sets": [{"queries", "query_seconds", "queries_per_second", "hits"}…]}
  * load_seconds times grammar_document_load_jsonl() alone; build_seconds
  * the whole set-up (loading again and indexing). Built and run by
@@ -27,6 +29,7 @@ static char **queries_paths = NULL;
 static char *index_path = NULL;
 static char *out_path = NULL;
 static int top_k = 10;
+static char **settings = NULL;
 
 static const GOptionEntry entries[] = {
   { "plugin", 0, 0, G_OPTION_ARG_STRING, &plugin, "The retriever plugin", "NAME" },
@@ -34,6 +37,7 @@ static const GOptionEntry entries[] = {
   { "queries", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &queries_paths, "Queries, one a line (repeatable)", "FILE" },
   { "index", 0, 0, G_OPTION_ARG_FILENAME, &index_path, "The index= setting (bm25)", "FILE" },
   { "top-k", 0, 0, G_OPTION_ARG_INT, &top_k, "Hits per query (default 10)", "K" },
+  { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings, "Another KEY=VALUE line of the section", "KEY=VALUE" },
   { "out", 0, 0, G_OPTION_ARG_FILENAME, &out_path, "Where the first hits go (PREFIX.N)", "PREFIX" },
   { NULL }
 };
@@ -58,6 +62,8 @@ build (double *seconds)
   g_string_append_printf (keyfile, "plugin=%s\ndocuments=%s\n", plugin, documents);
   if (index_path != NULL)
     g_string_append_printf (keyfile, "index=%s\n", index_path);
+  for (guint i = 0; settings != NULL && settings[i] != NULL; i++)
+    g_string_append_printf (keyfile, "%s\n", settings[i]);
   config = grammar_config_new_from_data (keyfile->str, -1, NULL, &error);
   if (config == NULL)
     die ("config", error);
@@ -101,8 +107,11 @@ run_queries (GrammarRetriever *retriever,
         die ("retrieve", error);
       n_queries++;
       n_hits += hits->len;
-      g_string_append_printf (firsts, "%s\n",
-                              hits->len > 0 ? grammar_hit_get_document_id (g_ptr_array_index (hits, 0)) : "");
+      for (guint h = 0; h < hits->len; h++)
+        g_string_append_printf (firsts, "%s%s\t%.17g", h > 0 ? "\t" : "",
+                                grammar_hit_get_document_id (g_ptr_array_index (hits, h)),
+                                grammar_hit_get_score (g_ptr_array_index (hits, h)));
+      g_string_append_c (firsts, '\n');
     }
   seconds = (g_get_monotonic_time () - start) / 1e6;
 
@@ -129,6 +138,7 @@ main (int    argc,
   g_autoptr (GString) sets = g_string_new (NULL);
   double load_seconds, build_seconds;
   gboolean rebuilt = TRUE;
+  g_autofree char *engine = NULL;
   gint64 start;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -150,11 +160,14 @@ main (int    argc,
   retriever = build (&build_seconds);
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (retriever), "rebuilt") != NULL)
     g_object_get (retriever, "rebuilt", &rebuilt, NULL);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (retriever), "engine-in-use") != NULL)
+    g_object_get (retriever, "engine-in-use", &engine, NULL);
 
   for (guint i = 0; queries_paths != NULL && queries_paths[i] != NULL; i++)
     run_queries (retriever, queries_paths[i], i, sets);
 
-  printf ("{\"load_seconds\": %.3f, \"build_seconds\": %.3f, \"rebuilt\": %s, \"sets\": [%s]}\n",
-          load_seconds, build_seconds, rebuilt ? "true" : "false", sets->str);
+  printf ("{\"load_seconds\": %.3f, \"build_seconds\": %.3f, \"rebuilt\": %s, \"engine\": \"%s\", "
+          "\"sets\": [%s]}\n",
+          load_seconds, build_seconds, rebuilt ? "true" : "false", engine != NULL ? engine : "", sets->str);
   return 0;
 }

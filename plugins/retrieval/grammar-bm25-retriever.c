@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "grammar-bm25-retriever.h"
+#include "grammar-bm25-ranker.h"
 #include "grammar-retrieval-util.h"
 
 #include <string.h>
@@ -31,7 +32,14 @@
  * log((N - n + 0.5) / (n + 0.5)) <= 0, which it replaces by 1e-6, so
  * such a word adds less than 1e-6 * (k1 + 1) = 2.2e-6 to any score, yet
  * FTS5 would compute bm25() for every document holding it. The counts n
- * come from an fts5vocab table and are cached per word. */
+ * come from an fts5vocab table and are cached per word.
+ *
+ * By default (`engine=memory`) FTS5 is not asked at all: the same
+ * ranking is computed by grammar-bm25-ranker.c from an in-memory copy of
+ * the index, the same scores to the bit, scoring only the documents that
+ * can still enter the top k. The copy is used only when FTS5's
+ * vocabulary is checked to be the same; a query with a word it cannot
+ * answer exactly goes to FTS5, as every query does with `engine=fts5`. */
 struct _GrammarBm25Retriever
 {
   GObject parent_instance;
@@ -43,6 +51,7 @@ struct _GrammarBm25Retriever
   gboolean index_title;
   char *stop_words_setting;
   gboolean prune_common_terms;
+  char *engine;
 
   /* state */
   GHashTable *stop_words;  /* NULL: none (see grammar_retrieval_load_stop_words) */
@@ -53,6 +62,7 @@ struct _GrammarBm25Retriever
   sqlite3_stmt *vocab;     /* documents holding a word, NULL until needed */
   GHashTable *doc_counts;  /* word -> documents holding it (gint64 *), a cache */
   gboolean rebuilt;
+  GrammarBm25Ranker *ranker;  /* NULL: FTS5 answers */
 };
 
 enum
@@ -64,6 +74,8 @@ enum
   PROP_INDEX_TITLE,
   PROP_STOP_WORDS,
   PROP_PRUNE_COMMON_TERMS,
+  PROP_ENGINE,
+  PROP_ENGINE_IN_USE,
   PROP_N_DOCUMENTS,
   PROP_REBUILT,
   N_PROPS
@@ -255,6 +267,7 @@ use_documents (GrammarBm25Retriever  *self,
   g_clear_pointer (&self->query, sqlite3_finalize);
   g_clear_pointer (&self->vocab, sqlite3_finalize);
   g_hash_table_remove_all (self->doc_counts);
+  g_clear_pointer (&self->ranker, grammar_bm25_ranker_free);
   g_clear_pointer (&self->documents, g_ptr_array_unref);
   self->documents = g_ptr_array_new_with_free_func (g_object_unref);
   if (self->db == NULL && !open_index (self, &self->db, error))
@@ -270,6 +283,17 @@ use_documents (GrammarBm25Retriever  *self,
                           "ORDER BY score, rowid LIMIT ?2",
                           -1, SQLITE_PREPARE_PERSISTENT, &self->query, NULL) != SQLITE_OK)
     return sql_failed (self->db, "prepare query", error);
+
+  if (g_strcmp0 (self->engine, "memory") == 0)
+    {
+      g_autoptr (GrammarBm25Ranker) ranker = grammar_bm25_ranker_new (documents, self->index_title);
+      g_autofree char *why = NULL;
+
+      if (grammar_bm25_ranker_matches_index (ranker, self->db, &why))
+        self->ranker = g_steal_pointer (&ranker);
+      else
+        g_message ("bm25: FTS5 answers every query, the in-memory ranking does not match its index: %s", why);
+    }
 
   g_clear_pointer (&self->documents, g_ptr_array_unref);
   self->documents = g_steal_pointer (&owned);
@@ -476,6 +500,24 @@ grammar_bm25_retriever_retrieve (GrammarRetriever  *retriever,
   if (expression == NULL || self->query == NULL || self->documents->len == 0)
     return g_steal_pointer (&hits);
 
+  if (self->ranker != NULL)
+    {
+      g_autoptr (GArray) ranked = g_array_new (FALSE, FALSE, sizeof (GrammarBm25Ranked));
+
+      if (grammar_bm25_ranker_rank (self->ranker, words, top_k, ranked))
+        {
+          for (guint i = 0; i < ranked->len; i++)
+            {
+              const GrammarBm25Ranked *one = &g_array_index (ranked, GrammarBm25Ranked, i);
+              GrammarDocument *document = g_ptr_array_index (self->documents, one->document);
+
+              g_ptr_array_add (hits, grammar_hit_new (grammar_document_get_id (document), one->score,
+                                                      grammar_document_get_text (document)));
+            }
+          return g_steal_pointer (&hits);
+        }
+    }
+
   /* The pruned query is answered only when its ranking is provably the
    * full one (see provably_same()); otherwise, on near ties, the full
    * query decides. */
@@ -515,6 +557,12 @@ grammar_bm25_retriever_initable_init (GInitable     *initable,
   GError *local_error = NULL;
   GPtrArray *documents;
 
+  if (g_strcmp0 (self->engine, "memory") != 0 && g_strcmp0 (self->engine, "fts5") != 0)
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "engine: “%s” is neither “memory” nor “fts5”", self->engine != NULL ? self->engine : "");
+      return FALSE;
+    }
   self->stop_words = grammar_retrieval_load_stop_words (self->stop_words_setting, &local_error);
   if (local_error != NULL)
     {
@@ -549,6 +597,8 @@ grammar_bm25_retriever_finalize (GObject *object)
   g_free (self->documents_path);
   g_free (self->index_path);
   g_free (self->stop_words_setting);
+  g_free (self->engine);
+  g_clear_pointer (&self->ranker, grammar_bm25_ranker_free);
   g_clear_pointer (&self->stop_words, g_hash_table_unref);
   g_clear_pointer (&self->documents, g_ptr_array_unref);
   g_clear_pointer (&self->query, sqlite3_finalize);
@@ -576,6 +626,8 @@ grammar_bm25_retriever_get_property (GObject    *object,
     case PROP_INDEX_TITLE: g_value_set_boolean (value, self->index_title); break;
     case PROP_STOP_WORDS: g_value_set_string (value, self->stop_words_setting); break;
     case PROP_PRUNE_COMMON_TERMS: g_value_set_boolean (value, self->prune_common_terms); break;
+    case PROP_ENGINE: g_value_set_string (value, self->engine); break;
+    case PROP_ENGINE_IN_USE: g_value_set_string (value, self->ranker != NULL ? "memory" : "fts5"); break;
     case PROP_N_DOCUMENTS: g_value_set_uint (value, self->documents != NULL ? self->documents->len : 0); break;
     case PROP_REBUILT: g_value_set_boolean (value, self->rebuilt); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -607,6 +659,10 @@ grammar_bm25_retriever_set_property (GObject      *object,
       self->stop_words_setting = g_value_dup_string (value);
       break;
     case PROP_PRUNE_COMMON_TERMS: self->prune_common_terms = g_value_get_boolean (value); break;
+    case PROP_ENGINE:
+      g_free (self->engine);
+      self->engine = g_value_dup_string (value);
+      break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -643,6 +699,16 @@ grammar_bm25_retriever_class_init (GrammarBm25RetrieverClass *klass)
                           "Leave query words found in at least half of the documents out of the FTS5 query "
                           "(bm25() gives them the idf 1e-6): much faster, scores lower by under 2.2e-6 a word",
                           TRUE, construct);
+  properties[PROP_ENGINE] =
+    g_param_spec_string ("engine", NULL,
+                         "Who ranks: “memory” (FTS5's bm25() computed from an in-memory copy of the index, "
+                         "the same ranking and scores, much faster) or “fts5” (every query asks SQLite)",
+                         "memory", construct);
+  properties[PROP_ENGINE_IN_USE] =
+    g_param_spec_string ("engine-in-use", NULL,
+                         "“memory” when the in-memory ranking answers (it does when its vocabulary is FTS5's), "
+                         "else “fts5”",
+                         NULL, readable);
   properties[PROP_N_DOCUMENTS] =
     g_param_spec_uint ("n-documents", NULL, "Documents in the index", 0, G_MAXUINT, 0, readable);
   properties[PROP_REBUILT] =
