@@ -31,7 +31,11 @@ int            grammar_cli_llm         (int            argc,
                                         char         **argv);
 int            grammar_cli_rag         (int            argc,
                                         char         **argv);
+int            grammar_cli_judge       (int            argc,
+                                        char         **argv);
 int            grammar_cli_docs        (int            argc,
+                                        char         **argv);
+int            grammar_cli_report_main (int            argc,
                                         char         **argv);
 
 gboolean       grammar_cli_parse       (GOptionContext *context,

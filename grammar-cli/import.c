@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "grammar-cli.h"
+#include "grammar-file-private.h"
 
 typedef struct
 {
@@ -40,9 +41,10 @@ check_usage (Options  *options,
   else if (!g_str_equal (options->from, "grammar-py"))
     problem = "unknown --from value; the only source so far is grammar-py (the Python GRAMMAR tool)";
   else if (options->output == NULL)
-    problem = "no output file given; pass -o text-templates.json";
+    problem = "no output file given; pass -o text-templates.json (templates) or -o judged.jsonl (eval results)";
   else if (argc < 2)
-    problem = "no input file given: pass the Python tool's sql_templates.json and STYLE.json files";
+    problem = "no input file given: pass the Python tool's sql_templates.json and STYLE.json files, "
+              "or its eval_results/results_STYLE_….json";
 
   if (problem == NULL)
     return TRUE;
@@ -88,6 +90,95 @@ print_summary (GrammarTemplateSet *set,
   fprintf (stderr, "\n");
 }
 
+/* An evaluation results file of the Python tool: a JSON array of objects
+ * with `judgement` or `query_tag`. Anything else (or a file that cannot
+ * be read) goes to the template import, whose errors say what is wrong. */
+static gboolean
+is_results_file (const char *path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonArray *items;
+  gboolean tagged = FALSE;
+
+  if (!json_parser_load_from_mapped_file (parser, path, NULL))
+    return FALSE;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return FALSE;
+  items = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonNode *item = json_array_get_element (items, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (item))
+        return FALSE;
+      tagged |= json_object_has_member (json_node_get_object (item), "judgement") ||
+                json_object_has_member (json_node_get_object (item), "query_tag");
+    }
+  return tagged;
+}
+
+static gboolean
+write_records (GOutputStream  *stream,
+               gpointer        user_data,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  GPtrArray *records = user_data;
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      g_autoptr (JsonNode) node = grammar_record_to_json (g_ptr_array_index (records, i));
+      g_autofree char *line = NULL;
+      gsize length;
+
+      json_generator_set_root (generator, node);
+      line = json_generator_to_data (generator, &length);
+      if (!g_output_stream_write_all (stream, line, length, NULL, cancellable, error) ||
+          !g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The Python tool's evaluation results become a judged file that
+ * `grammar report` reads. */
+static int
+import_results (Options  *options,
+                char    **paths)
+{
+  g_autoptr (GPtrArray) records = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (options->config_path != NULL)
+    {
+      fprintf (stderr, "grammar import: -c is for template files; evaluation results are not validated "
+               "against a database\n");
+      return GRAMMAR_EXIT_USAGE;
+    }
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (!is_results_file (paths[i]))
+      {
+        fprintf (stderr, "grammar import: %s: not an evaluation results file of the Python GRAMMAR tool "
+                 "while other inputs are: import results and templates apart\n", paths[i]);
+        return GRAMMAR_EXIT_USAGE;
+      }
+  if (!grammar_py_import_results ((const char * const *) paths, options->style, &records, &error))
+    return grammar_cli_report ("import", error);
+  if (records->len == 0)
+    {
+      fprintf (stderr, "grammar import: no result in the input; nothing written\n");
+      return GRAMMAR_EXIT_USAGE;
+    }
+  if (!grammar_file_write_atomically (options->output, write_records, records, NULL, &error))
+    return grammar_cli_report ("import", error);
+  if (!options->quiet)
+    fprintf (stderr, "grammar import: %u judged record(s) written to %s\n", records->len, options->output);
+  return GRAMMAR_EXIT_OK;
+}
+
 int
 grammar_cli_import (int    argc,
                     char **argv)
@@ -101,11 +192,13 @@ grammar_cli_import (int    argc,
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &options.from, "Where the files come from: grammar-py", "TOOL" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output, "The text-templates.json to write", "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output,
+      "The text-templates.json (or, for eval results, judged.jsonl) to write", "FILE" },
     { "config", 'c', 0, G_OPTION_ARG_FILENAME, &options.config_path,
       "A keyfile whose [database] the SQL templates are validated against", "FILE" },
     { "style", 0, 0, G_OPTION_ARG_STRING, &options.style,
-      "The style of the text templates (default: each file's name, short.json → short)", "STYLE" },
+      "The style of the text templates or results (default: each file's name, short.json → short, "
+      "results_short_balanced.json → short)", "STYLE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet, "Do not print the summary", NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -119,12 +212,21 @@ grammar_cli_import (int    argc,
     "With -c, SQL templates are validated against the configured database. Templates\n"
     "left out are listed on stderr, the others written, and the exit status is 2;\n"
     "a file that cannot be read or is of another\n"
-    "shape stops the import (exit status 2) and nothing is written.");
+    "shape stops the import (exit status 2) and nothing is written.\n"
+    "\n"
+    "Its eval_results/results_STYLE_….json files (JSON arrays of objects with\n"
+    "judgement and query_tag) are imported as a judged file instead, one record a\n"
+    "line (group q<query_tag>, verdict from judgement, retrieval from\n"
+    "retrieval_judgement), that `grammar report` takes.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "import", &argc, &argv, &status))
     return status;
   if (!check_usage (&options, argc, &status))
     return status;
+
+  for (int i = 1; i < argc; i++)
+    if (is_results_file (argv[i]))
+      return import_results (&options, argv + 1);
 
   if (!open_database (options.config_path, &database, &error))
     return grammar_cli_report ("import", error);

@@ -24,6 +24,9 @@ static const Command commands[] = {
   { "qa", "Fill templates with database values: grounded query-answer pairs", grammar_cli_qa },
   { "docs", "Make the document corpus from the database: one document per row", grammar_cli_docs },
   { "rag", "Ask the system under test every query of a dataset (resumable)", grammar_cli_rag },
+  { "judge", "Judge every response of a results file, group by group (resumable)", grammar_cli_judge },
+  { "report", "Accuracy, robustness and their breakdowns for a judged run; compare two runs",
+    grammar_cli_report_main },
   { "import", "Import files of the Python GRAMMAR tool", grammar_cli_import },
   { "llm", "Send one prompt to the configured language model and print its reply", grammar_cli_llm },
 };

@@ -8,6 +8,7 @@
 
 #include "grammar-error.h"
 #include "grammar-py-import.h"
+#include "grammar-record.h"
 
 /*
  * The Python tool writes, per database:
@@ -408,5 +409,438 @@ grammar_py_import_templates (GrammarTemplateSet  *set,
   g_ptr_array_unref (importer.problems);
   g_hash_table_unref (importer.invalid);
   g_clear_object (&importer.schema);
+  return TRUE;
+}
+
+/* Results of the Python tool's evaluation (`eval_results/results_STYLE_….json`):
+ * a JSON array of objects with `query`, `answer`, `gpt_response`,
+ * `judgement`, `query_tag`, `retrieval_judgement`, document ids, … */
+
+static gboolean
+fail_item (GError     **error,
+           const char  *path,
+           guint        index,
+           const char  *format,
+           ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+fail_item (GError     **error,
+           const char  *path,
+           guint        index,
+           const char  *format,
+           ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: item %u: %s", path, index, message);
+  return FALSE;
+}
+
+/* `results_short_balanced.json` → `short` */
+static char *
+results_style_of (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  gsize length;
+
+  if (!g_str_has_prefix (base, "results_"))
+    return NULL;
+  length = strcspn (base + strlen ("results_"), "_.");
+  return length > 0 ? g_strndup (base + strlen ("results_"), length) : NULL;
+}
+
+static JsonNode *
+scalar_copy (JsonNode *node)
+{
+  return json_node_copy (node);
+}
+
+/* A number or a string, as the string GRAMMAR keeps ids as. */
+static char *
+id_string (JsonNode *node)
+{
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return NULL;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return g_strdup (json_node_get_string (node));
+    case G_TYPE_INT64:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+    case G_TYPE_DOUBLE:
+      {
+        char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+        return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, json_node_get_double (node)));
+      }
+    default:
+      return NULL;
+    }
+}
+
+/* `answer`: one value, or a list of values (one row each). */
+static JsonNode *
+answer_rows (JsonNode *answer)
+{
+  g_autoptr (JsonArray) rows = json_array_new ();
+  JsonNode *node;
+
+  if (JSON_NODE_HOLDS_ARRAY (answer))
+    {
+      JsonArray *values = json_node_get_array (answer);
+
+      for (guint i = 0; i < json_array_get_length (values); i++)
+        {
+          JsonNode *value = json_array_get_element (values, i);
+
+          if (JSON_NODE_HOLDS_ARRAY (value))
+            json_array_add_element (rows, scalar_copy (value));
+          else
+            {
+              JsonArray *row = json_array_new ();
+
+              json_array_add_element (row, scalar_copy (value));
+              json_array_add_array_element (rows, row);
+            }
+        }
+    }
+  else
+    {
+      JsonArray *row = json_array_new ();
+
+      json_array_add_element (row, scalar_copy (answer));
+      json_array_add_array_element (rows, row);
+    }
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (node, rows);
+  return node;
+}
+
+static gboolean
+string_list (JsonObject  *item,
+             const char  *name,
+             const char  *path,
+             guint        index,
+             JsonArray  **list,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (item, name);
+  JsonArray *array;
+
+  *list = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return fail_item (error, path, index, "“%s” must be a list of document ids", name);
+  array = json_node_get_array (node);
+  *list = json_array_new ();
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      g_autofree char *id = id_string (json_array_get_element (array, i));
+
+      if (id == NULL)
+        {
+          g_clear_pointer (list, json_array_unref);
+          return fail_item (error, path, index, "“%s” must be a list of document ids", name);
+        }
+      json_array_add_string_element (*list, id);
+    }
+  return TRUE;
+}
+
+static gboolean
+add_response (JsonObject  *record,
+              JsonObject  *item,
+              const char  *path,
+              guint        index,
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (item, "gpt_response");
+
+  if (node == NULL)
+    return TRUE;
+  /* The tool keeps the choices of the chat completion: the first one is
+   * the response. */
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    node = json_array_get_length (json_node_get_array (node)) > 0
+      ? json_array_get_element (json_node_get_array (node), 0) : NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    json_object_set_null_member (record, "response");
+  else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    json_object_set_string_member (record, "response", json_node_get_string (node));
+  else
+    return fail_item (error, path, index, "“gpt_response” must be a string, a list of strings or null");
+  return TRUE;
+}
+
+static gboolean
+add_verdict (JsonObject  *record,
+             JsonObject  *item,
+             const char  *path,
+             guint        index,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (item, "judgement");
+  JsonObject *judge = json_object_new ();
+  const char *verdict = "unmeasured";
+
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      const char *text = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+                         ? json_node_get_string (node) : NULL;
+
+      if (text != NULL && g_ascii_strcasecmp (text, "Correct") == 0)
+        verdict = "correct";
+      else if (text != NULL && g_ascii_strcasecmp (text, "Incorrect") == 0)
+        verdict = "incorrect";
+      else
+        {
+          json_object_unref (judge);
+          return fail_item (error, path, index, "unknown judgement “%s” (expected Correct or Incorrect)",
+                            text != NULL ? text : "(not a string)");
+        }
+    }
+  json_object_set_string_member (record, "verdict", verdict);
+  json_object_set_string_member (judge, "matcher", "grammar-py");
+  json_object_set_double_member (judge, "score", g_str_equal (verdict, "correct") ? 1.0 : 0.0);
+  json_object_set_string_member (judge, "reason", g_str_equal (verdict, "unmeasured")
+                                 ? "no judgement in the imported file" : "imported judgement");
+  json_object_set_object_member (record, "judge", judge);
+  return TRUE;
+}
+
+static gboolean
+add_retrieval (JsonObject  *record,
+               JsonObject  *item,
+               const char  *path,
+               guint        index,
+               GError     **error)
+{
+  JsonNode *node = json_object_get_member (item, "retrieval_judgement");
+  GType type;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  if ((type == G_TYPE_INT64 || type == G_TYPE_DOUBLE) &&
+      (json_node_get_double (node) == 1.0 || json_node_get_double (node) == 0.0))
+    json_object_set_string_member (record, "retrieval", json_node_get_double (node) == 1.0 ? "correct" : "incorrect");
+  else if (type == G_TYPE_BOOLEAN)
+    json_object_set_string_member (record, "retrieval", json_node_get_boolean (node) ? "correct" : "incorrect");
+  else
+    return fail_item (error, path, index, "“retrieval_judgement” must be 1, 0 or null");
+  return TRUE;
+}
+
+/* The members the import reads; all others are kept as they are. */
+static const char * const read_members[] = {
+  "query", "answer", "gpt_response", "judgement", "query_tag", "true_document_ids",
+  "retrieved_document_ids", "retrieval_judgement", NULL
+};
+
+/* Makes the JSON of one record, in GRAMMAR's member order. */
+static JsonNode *
+result_to_record (JsonObject  *item,
+                  const char  *path,
+                  guint        index,
+                  const char  *style,
+                  const char  *prefix,
+                  GError     **error)
+{
+  g_autoptr (JsonObject) record = json_object_new ();
+  g_autoptr (JsonArray) doc_ids = NULL;
+  g_autoptr (JsonArray) retrieved_ids = NULL;
+  g_autoptr (GList) members = NULL;
+  g_autofree char *id = g_strdup_printf ("%s-%u", prefix, index);
+  JsonNode *node;
+  JsonNode *root;
+
+  json_object_set_string_member (record, "id", id);
+
+  node = json_object_get_member (item, "query_tag");
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      g_autofree char *tag = id_string (node);
+      g_autofree char *group = NULL;
+
+      if (tag == NULL)
+        {
+          fail_item (error, path, index, "“query_tag” must be a number or a string");
+          return NULL;
+        }
+      group = g_strdup_printf ("q%s", tag);
+      json_object_set_string_member (record, "group", group);
+    }
+  if (style != NULL)
+    json_object_set_string_member (record, "style", style);
+
+  node = json_object_get_member (item, "query");
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        {
+          fail_item (error, path, index, "“query” must be a string");
+          return NULL;
+        }
+      json_object_set_string_member (record, "text", json_node_get_string (node));
+    }
+
+  node = json_object_get_member (item, "answer");
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        {
+          fail_item (error, path, index, "“answer” must be a value or a list of values");
+          return NULL;
+        }
+      json_object_set_member (record, "answer", answer_rows (node));
+    }
+
+  if (!string_list (item, "true_document_ids", path, index, &doc_ids, error) ||
+      !string_list (item, "retrieved_document_ids", path, index, &retrieved_ids, error))
+    return NULL;
+  if (doc_ids != NULL)
+    json_object_set_array_member (record, "doc_ids", g_steal_pointer (&doc_ids));
+
+  if (!add_response (record, item, path, index, error))
+    return NULL;
+  if (retrieved_ids != NULL)
+    {
+      JsonArray *hits = json_array_new ();
+
+      for (guint i = 0; i < json_array_get_length (retrieved_ids); i++)
+        {
+          JsonObject *hit = json_object_new ();
+
+          json_object_set_string_member (hit, "id", json_array_get_string_element (retrieved_ids, i));
+          json_object_set_double_member (hit, "score", 0.0);
+          json_array_add_object_element (hits, hit);
+        }
+      json_object_set_array_member (record, "retrieved", hits);
+    }
+
+  if (!add_verdict (record, item, path, index, error) ||
+      !add_retrieval (record, item, path, index, error))
+    return NULL;
+
+  /* closed_domain, retrieved_documents and anything else the tool wrote */
+  members = json_object_get_members (item);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (read_members, l->data) && !json_object_has_member (record, l->data))
+      json_object_set_member (record, l->data, json_node_copy (json_object_get_member (item, l->data)));
+
+  root = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (root, record);
+  return root;
+}
+
+static gboolean
+import_results_file (const char  *path,
+                     const char  *style,
+                     GHashTable  *ids,
+                     GPtrArray   *records,
+                     GError     **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *file_style = style != NULL ? g_strdup (style) : results_style_of (path);
+  g_autofree char *prefix = file_style != NULL ? g_strdup (file_style) : style_of (path);
+  JsonNode *root;
+  JsonArray *items;
+
+  if (!json_parser_load_from_mapped_file (parser, path, &local_error))
+    {
+      const char *message = local_error->message;
+
+      if (g_str_has_prefix (message, path))
+        message += strlen (path);
+      else if (local_error->domain != JSON_PARSER_ERROR)
+        return fail (error, path, message);
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s%s%s", path,
+                   *message == ':' ? "" : ": ", message);
+      return FALSE;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return fail (error, path, "not an evaluation results file of the Python GRAMMAR tool (expected a JSON array "
+                 "of objects with “query”, “judgement”, “query_tag”, …)");
+
+  items = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonNode *item = json_array_get_element (items, i);
+      g_autoptr (JsonNode) node = NULL;
+      g_autoptr (GrammarRecord) record = NULL;
+      const char *other;
+
+      if (!JSON_NODE_HOLDS_OBJECT (item))
+        return fail_item (error, path, i, "not a JSON object");
+      node = result_to_record (json_node_get_object (item), path, i, file_style, prefix, error);
+      if (node == NULL)
+        return FALSE;
+      record = grammar_record_new_from_json (node, &local_error);
+      if (record == NULL)
+        return fail_item (error, path, i, "%s", local_error->message);
+
+      other = g_hash_table_lookup (ids, grammar_record_get_id (record));
+      if (other != NULL)
+        return fail_item (error, path, i, "its id “%s” is also made from %s: import files of the same style "
+                          "apart, or give each its --style", grammar_record_get_id (record), other);
+      g_hash_table_insert (ids, g_strdup (grammar_record_get_id (record)), (gpointer) path);
+      g_ptr_array_add (records, g_steal_pointer (&record));
+    }
+  return TRUE;
+}
+
+/**
+ * grammar_py_import_results:
+ * @paths: (array zero-terminated=1) (element-type filename): evaluation
+ *   results of the Python GRAMMAR tool (`eval_results/results_STYLE_….json`)
+ * @style: (nullable): the style of every record, or %NULL to take it from
+ *   each file's name (`results_short_balanced.json` → `short`; none when
+ *   the name is not `results_STYLE…`)
+ * @records: (out) (transfer full) (element-type GrammarRecord): the
+ *   judged records, in file order
+ * @error: return location for a #GError
+ *
+ * Imports the evaluation results of the Python GRAMMAR tool as judged
+ * records, ready for grammar_evaluation_new(). Each item of the JSON
+ * array becomes a record with `id` `STYLE-INDEX` (the file name's stem
+ * when there is no style), `group` `q` + `query_tag`, `text` from `query`,
+ * `answer` from `answer` (one row per value of a list), `doc_ids` from
+ * `true_document_ids`, `response` from `gpt_response` (its first element
+ * when a list), `retrieved` from `retrieved_document_ids` (score 0),
+ * `verdict` from `judgement` (Correct or Incorrect, any case; unmeasured
+ * when missing or null), `retrieval` from `retrieval_judgement` (1 or 0;
+ * unset when missing) and `judge` `{"matcher": "grammar-py", "score": 1
+ * or 0, "reason": "imported judgement"}`. Other members, such as
+ * `closed_domain` and `retrieved_documents`, are kept as they are.
+ *
+ * Returns: %TRUE on success; %FALSE with a %GRAMMAR_ERROR_INVALID_INPUT
+ *   error naming the file (and the item, counted from 0) when a file
+ *   cannot be read, is not such a file, has an unknown judgement, or two
+ *   items get the same id
+ */
+gboolean
+grammar_py_import_results (const char * const  *paths,
+                           const char          *style,
+                           GPtrArray          **records,
+                           GError             **error)
+{
+  g_autoptr (GPtrArray) imported = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_return_val_if_fail (paths != NULL, FALSE);
+  g_return_val_if_fail (records != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (!import_results_file (paths[i], style, ids, imported, error))
+      return FALSE;
+  *records = g_steal_pointer (&imported);
   return TRUE;
 }

@@ -20,4 +20,9 @@ gboolean grammar_py_import_templates (GrammarTemplateSet  *set,
                                       GStrv               *problems,
                                       GError             **error);
 
+gboolean grammar_py_import_results   (const char * const  *paths,
+                                      const char          *style,
+                                      GPtrArray          **records,
+                                      GError             **error);
+
 G_END_DECLS

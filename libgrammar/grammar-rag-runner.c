@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "grammar-error.h"
+#include "grammar-jsonl-private.h"
 #include "grammar-rag-runner.h"
 #include "grammar-record.h"
 #include "grammar-sync-private.h"
@@ -99,9 +100,7 @@ typedef struct
   /* Preparation */
   GHashTable *done;         /* id in the output → GINT_TO_POINTER (failed) */
   GHashTable *failed_lines; /* output line numbers to drop (retry-failed) */
-  goffset keep_bytes;       /* the output up to its last complete line */
-  guint64 incomplete_line;  /* the line number of an incomplete last line, or 0 */
-  gboolean needs_newline;   /* the last complete line lacks its newline */
+  GrammarJsonlTail tail;    /* where the complete lines of the output end */
   guint64 n_total;
   guint64 n_skipped;
   guint64 n_skipped_failed;
@@ -406,161 +405,8 @@ grammar_rag_runner_set_retry_failed (GrammarRagRunner *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRY_FAILED]);
 }
 
-/* Reading JSON Lines */
-
-static gboolean
-line_is_blank (const char *line,
-               gsize       length)
-{
-  for (gsize i = 0; i < length; i++)
-    if (!g_ascii_isspace (line[i]))
-      return FALSE;
-  return TRUE;
-}
-
-/* json-glib says "<data>:1:21: Parse error: unexpected …"; the user
- * needs the file and its line instead. */
-static void
-set_json_error (GError     **error,
-                const char  *path,
-                guint64      line,
-                const char  *message)
-{
-  const char *column = "";
-  g_autofree char *column_text = NULL;
-
-  if (g_str_has_prefix (message, "<data>:1:"))
-    {
-      const char *rest = message + strlen ("<data>:1:");
-      const char *colon = strchr (rest, ':');
-
-      if (colon != NULL)
-        {
-          column_text = g_strndup (rest, colon - rest);
-          column = column_text;
-          message = colon + 1;
-          while (*message == ' ')
-            message++;
-        }
-    }
-  if (g_str_has_prefix (message, "Parse error: "))
-    message += strlen ("Parse error: ");
-  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s:%" G_GUINT64_FORMAT "%s%s: invalid JSON: %s",
-               path, line, *column != '\0' ? ":" : "", column, message);
-}
-
-/* Parses one line into a JSON object; the node belongs to @parser. */
-static JsonObject *
-parse_object (JsonParser  *parser,
-              const char  *path,
-              guint64      line,
-              const char  *text,
-              gsize        length,
-              GError     **error)
-{
-  g_autoptr (GError) local_error = NULL;
-  JsonNode *root;
-
-  if (!g_utf8_validate_len (text, length, NULL))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": not valid UTF-8", path, line);
-      return NULL;
-    }
-  if (!json_parser_load_from_data (parser, text, length, &local_error))
-    {
-      set_json_error (error, path, line, local_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": a record must be a JSON object", path, line);
-      return NULL;
-    }
-  return json_node_get_object (root);
-}
-
-/* Reads one record of the input: a JSON object with a non-empty `id`
- * and `text`, whose known members have their types. */
-static GrammarRecord *
-parse_record (JsonParser  *parser,
-              const char  *path,
-              guint64      line,
-              const char  *text,
-              gsize        length,
-              GError     **error)
-{
-  g_autoptr (GrammarRecord) record = NULL;
-  g_autoptr (GError) local_error = NULL;
-  const char *missing = NULL;
-
-  if (parse_object (parser, path, line, text, length, error) == NULL)
-    return NULL;
-  record = grammar_record_new_from_json (json_parser_get_root (parser), &local_error);
-  if (record == NULL)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": %s", path, line, local_error->message);
-      return NULL;
-    }
-
-  if (grammar_record_get_id (record) == NULL || *grammar_record_get_id (record) == '\0')
-    missing = "id";
-  else if (grammar_record_get_text (record) == NULL || *grammar_record_get_text (record) == '\0')
-    missing = "text";
-  if (missing != NULL)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": the record needs a non-empty “%s”", path, line, missing);
-      return NULL;
-    }
-  return g_steal_pointer (&record);
-}
-
-static GDataInputStream *
-open_lines (const char    *path,
-            GCancellable  *cancellable,
-            GError       **error)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GFileInputStream) stream = NULL;
-  g_autoptr (GError) local_error = NULL;
-  GDataInputStream *lines;
-
-  stream = g_file_read (file, cancellable, &local_error);
-  if (stream == NULL)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s: %s", path, local_error->message);
-      return NULL;
-    }
-  lines = g_data_input_stream_new (G_INPUT_STREAM (stream));
-  g_data_input_stream_set_newline_type (lines, G_DATA_STREAM_NEWLINE_TYPE_LF);
-  return lines;
-}
-
-/* Reads the next line into @line, %NULL at the end of the file. */
-static gboolean
-read_line (GDataInputStream  *lines,
-           const char        *path,
-           char             **line,
-           gsize             *length,
-           GCancellable      *cancellable,
-           GError           **error)
-{
-  g_autoptr (GError) local_error = NULL;
-
-  *line = g_data_input_stream_read_line (lines, length, cancellable, &local_error);
-  if (local_error == NULL)
-    return TRUE;
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_propagate_error (error, g_steal_pointer (&local_error));
-  else
-    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", path, local_error->message);
-  return FALSE;
-}
+/* What a dataset record needs: the runner asks its text, and writes it under its id. */
+static const char * const required_members[] = { "id", "text", NULL };
 
 /* Preparation, in a worker thread */
 
@@ -582,59 +428,30 @@ check_not_same_file (Run           *run,
                      GCancellable  *cancellable,
                      GError       **error)
 {
-  g_autoptr (GFile) input = g_file_new_for_path (run->input);
-  g_autoptr (GFile) output = g_file_new_for_path (run->output);
-  g_autoptr (GFileInfo) input_info = NULL;
-  g_autoptr (GFileInfo) output_info = NULL;
-  gboolean same = g_file_equal (input, output);
-
-  input_info = g_file_query_info (input, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE, cancellable, NULL);
-  output_info = g_file_query_info (output, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE, cancellable, NULL);
-  if (input_info != NULL && output_info != NULL &&
-      g_strcmp0 (g_file_info_get_attribute_string (input_info, G_FILE_ATTRIBUTE_ID_FILE),
-                 g_file_info_get_attribute_string (output_info, G_FILE_ATTRIBUTE_ID_FILE)) == 0)
-    same = TRUE;
-  if (same)
-    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                 "%s: the output must not be the input", run->output);
-  return !same;
+  return grammar_jsonl_check_not_same_file (run->input, run->output, cancellable, error);
 }
 
-/* Notes one line of the output: the id it holds and whether its query
- * failed. A complete line that is not a record stops the run: only a
- * killed run's last line is ever incomplete, anything else is damage
- * the user should look at. */
+/* Notes one record of the output: the id it holds and whether its query
+ * failed. */
 static gboolean
-scan_output_line (Run         *run,
-                  JsonParser  *parser,
+scan_output_line (JsonObject  *object,
+                  const char  *id,
                   guint64      line,
-                  const char  *text,
-                  gsize        length,
+                  gpointer     user_data,
                   GError     **error)
 {
-  JsonObject *object;
-  JsonNode *id;
+  Run *run = user_data;
   JsonNode *failure;
   gboolean failed;
   gpointer previous;
 
-  object = parse_object (parser, run->output, line, text, length, error);
-  if (object == NULL)
-    return FALSE;
-  id = json_object_get_member (object, "id");
-  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id) || json_node_get_value_type (id) != G_TYPE_STRING)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": the record has no string “id”", run->output, line);
-      return FALSE;
-    }
   failure = json_object_get_member (object, "error");
   failed = failure != NULL && !JSON_NODE_HOLDS_NULL (failure);
 
   /* An id written twice counts as answered when either line is. */
-  if (g_hash_table_lookup_extended (run->done, json_node_get_string (id), NULL, &previous))
+  if (g_hash_table_lookup_extended (run->done, id, NULL, &previous))
     failed = failed && GPOINTER_TO_INT (previous);
-  g_hash_table_insert (run->done, g_strdup (json_node_get_string (id)), GINT_TO_POINTER (failed));
+  g_hash_table_insert (run->done, g_strdup (id), GINT_TO_POINTER (failed));
   if (failed)
     g_hash_table_add (run->failed_lines, g_memdup2 (&line, sizeof line));
   return TRUE;
@@ -647,54 +464,7 @@ scan_output (Run           *run,
              GCancellable  *cancellable,
              GError       **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (run->output);
-  g_autoptr (GFileInfo) info = NULL;
-  g_autoptr (GDataInputStream) lines = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr (GError) local_error = NULL;
-  goffset size;
-  goffset offset = 0;
-  guint64 line = 0;
-
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, cancellable, &local_error);
-  if (info == NULL)
-    {
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        return TRUE;
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %s", run->output, local_error->message);
-      return FALSE;
-    }
-  size = g_file_info_get_size (info);
-  lines = open_lines (run->output, cancellable, error);
-  if (lines == NULL)
-    return FALSE;
-
-  for (;;)
-    {
-      g_autofree char *text = NULL;
-      gsize length = 0;
-      gboolean terminated;
-
-      if (!read_line (lines, run->output, &text, &length, cancellable, error))
-        return FALSE;
-      if (text == NULL)
-        break;
-      line++;
-      terminated = offset + (goffset) length < size;
-      if (!line_is_blank (text, length) &&
-          !scan_output_line (run, parser, line, text, length, terminated ? error : NULL))
-        {
-          if (terminated)
-            return FALSE;
-          /* Cut off by a kill while it was written: drop it. */
-          run->incomplete_line = line;
-          break;
-        }
-      offset += length + (terminated ? 1 : 0);
-      run->needs_newline = !terminated && length > 0;
-    }
-  run->keep_bytes = offset;
-  return TRUE;
+  return grammar_jsonl_scan_output (run->output, scan_output_line, run, &run->tail, cancellable, error);
 }
 
 /* Checks every record the run would read, and counts what it will ask.
@@ -711,7 +481,7 @@ check_input (Run           *run,
   guint64 n_read = 0;
   guint64 n_known = 0;
 
-  lines = open_lines (run->input, cancellable, error);
+  lines = grammar_jsonl_open (run->input, cancellable, error);
   if (lines == NULL)
     return FALSE;
 
@@ -724,14 +494,14 @@ check_input (Run           *run,
       gboolean failed = FALSE;
       const char *id;
 
-      if (!read_line (lines, run->input, &text, &length, cancellable, error))
+      if (!grammar_jsonl_read_line (lines, run->input, &text, &length, cancellable, error))
         return FALSE;
       if (text == NULL)
         break;
       line++;
-      if (line_is_blank (text, length))
+      if (grammar_jsonl_line_is_blank (text, length))
         continue;
-      record = parse_record (parser, run->input, line, text, length, error);
+      record = grammar_jsonl_parse_record (parser, run->input, line, text, length, required_members, error);
       if (record == NULL)
         return FALSE;
       n_read++;
@@ -779,7 +549,7 @@ drop_failed_lines (Run           *run,
   g_autoptr (GError) local_error = NULL;
   guint64 line = 0;
 
-  lines = open_lines (run->output, cancellable, &local_error);
+  lines = grammar_jsonl_open (run->output, cancellable, &local_error);
   if (lines == NULL)
     goto failed;
   copy = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, &local_error);
@@ -791,12 +561,12 @@ drop_failed_lines (Run           *run,
       g_autofree char *text = NULL;
       gsize length = 0;
 
-      if (!read_line (lines, run->output, &text, &length, cancellable, &local_error))
+      if (!grammar_jsonl_read_line (lines, run->output, &text, &length, cancellable, &local_error))
         goto failed;
       if (text == NULL)
         break;
       line++;
-      if (line == run->incomplete_line)
+      if (line == run->tail.incomplete_line)
         break;
       if (g_hash_table_contains (run->failed_lines, &line))
         continue;
@@ -806,7 +576,7 @@ drop_failed_lines (Run           *run,
     }
   if (!g_output_stream_close (G_OUTPUT_STREAM (copy), cancellable, &local_error))
     goto failed;
-  run->needs_newline = FALSE;
+  run->tail.needs_newline = FALSE;
   g_ptr_array_add (run->warnings,
                    g_strdup_printf ("%s: removed %u failed records to ask them again",
                                     run->output, g_hash_table_size (run->failed_lines)));
@@ -833,19 +603,7 @@ drop_incomplete_line (Run           *run,
                       GCancellable  *cancellable,
                       GError       **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (run->output);
-  g_autoptr (GFileIOStream) stream = NULL;
-  g_autoptr (GError) local_error = NULL;
-
-  stream = g_file_open_readwrite (file, cancellable, &local_error);
-  if (stream == NULL ||
-      !g_seekable_truncate (G_SEEKABLE (stream), run->keep_bytes, cancellable, &local_error) ||
-      !g_io_stream_close (G_IO_STREAM (stream), cancellable, &local_error))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", run->output, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return grammar_jsonl_drop_incomplete_line (run->output, &run->tail, cancellable, error);
 }
 
 /* Everything that happens before the first query: the input is checked
@@ -875,16 +633,16 @@ prepare_in_thread (GTask        *task,
           return;
         }
     }
-  else if (run->incomplete_line > 0 && !drop_incomplete_line (run, cancellable, &error))
+  else if (run->tail.incomplete_line > 0 && !drop_incomplete_line (run, cancellable, &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  if (run->incomplete_line > 0)
+  if (run->tail.incomplete_line > 0)
     g_ptr_array_add (run->warnings,
                      g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": removed an incomplete last line "
                                       "left by an interrupted run",
-                                      run->output, run->incomplete_line));
+                                      run->output, run->tail.incomplete_line));
   g_task_return_boolean (task, TRUE);
 }
 
@@ -979,23 +737,10 @@ write_line (Run       *run,
             JsonNode  *node,
             GError   **error)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (GString) line = NULL;
-  g_autoptr (GError) local_error = NULL;
+  g_autoptr (GString) line = g_string_new (NULL);
 
-  json_generator_set_root (generator, node);
-  line = json_generator_to_gstring (generator, g_string_new (NULL));
-  g_string_append_c (line, '\n');
-  /* One write for the whole line: a kill leaves at most a prefix of it,
-   * without its newline, which the next run removes. */
-  if (!g_output_stream_write_all (run->writer, line->str, line->len, NULL, NULL, &local_error) ||
-      !g_output_stream_flush (run->writer, NULL, &local_error))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: cannot write: %s",
-                   run->output, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  grammar_jsonl_append_node (line, node);
+  return grammar_jsonl_write (run->writer, run->output, line, error);
 }
 
 static void
@@ -1060,12 +805,13 @@ next_record (Run      *run,
       gsize length = 0;
       gboolean failed;
 
-      if (!read_line (run->reader, run->input, &text, &length, NULL, error) || text == NULL)
+      if (!grammar_jsonl_read_line (run->reader, run->input, &text, &length, NULL, error) || text == NULL)
         return NULL;
       run->line++;
-      if (line_is_blank (text, length))
+      if (grammar_jsonl_line_is_blank (text, length))
         continue;
-      record = parse_record (run->parser, run->input, run->line, text, length, error);
+      record = grammar_jsonl_parse_record (run->parser, run->input, run->line, text, length, required_members,
+                                           error);
       if (record == NULL)
         return NULL;
       run->n_read++;
@@ -1111,23 +857,11 @@ static gboolean
 open_streams (Run     *run,
               GError **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (run->output);
-  g_autoptr (GFileOutputStream) stream = NULL;
-  g_autoptr (GError) local_error = NULL;
-
-  run->reader = open_lines (run->input, NULL, error);
+  run->reader = grammar_jsonl_open (run->input, NULL, error);
   if (run->reader == NULL)
     return FALSE;
-  stream = g_file_append_to (file, G_FILE_CREATE_NONE, NULL, &local_error);
-  if (stream == NULL ||
-      (run->needs_newline &&
-       !g_output_stream_write_all (G_OUTPUT_STREAM (stream), "\n", 1, NULL, NULL, &local_error)))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", run->output, local_error->message);
-      return FALSE;
-    }
-  run->writer = G_OUTPUT_STREAM (g_steal_pointer (&stream));
-  return TRUE;
+  run->writer = grammar_jsonl_open_append (run->output, run->tail.needs_newline, error);
+  return run->writer != NULL;
 }
 
 static void

@@ -45,6 +45,10 @@
 #include "grammar-py-import.h"
 #include "grammar-rag-runner.h"
 #include "grammar-document-generator.h"
+#include "grammar-judge-runner.h"
+#include "grammar-evaluation.h"
+#include "grammar-comparison.h"
+#include "grammar-report.h"
 
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"

@@ -1,4 +1,4 @@
-/* test-import.c: importing the template files of the Python GRAMMAR tool
+/* test-import.c: importing the template and evaluation results files of the Python GRAMMAR tool
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -402,6 +402,220 @@ test_cli_help (void)
   grammar_test_assert_contains (run.out, "--style");
 }
 
+/* Evaluation results of the Python tool (eval_results/results_STYLE_….json). */
+
+static const char results_json[] =
+  "[\n"
+  "  {\"query\": \"Industry of A?\", \"answer\": \"Oil\", \"true_document_ids\": [1],\n"
+  "   \"retrieved_documents\": \"A drills.\", \"gpt_response\": [\"Oil and gas.\", \"ignored\"],\n"
+  "   \"retrieval_judgement\": 1, \"retrieved_document_ids\": [1, 3], \"query_tag\": 0,\n"
+  "   \"judgement\": \"Correct\", \"closed_domain\": true},\n"
+  "  {\"query\": \"Industry of the company A?\", \"answer\": \"Oil\", \"true_document_ids\": [1],\n"
+  "   \"gpt_response\": \"No idea\", \"retrieval_judgement\": 0, \"retrieved_document_ids\": [2],\n"
+  "   \"query_tag\": 0, \"judgement\": \"incorrect\"},\n"
+  "  {\"query\": \"Sales of B?\", \"answer\": 433.5, \"true_document_ids\": [2], \"gpt_response\": null,\n"
+  "   \"query_tag\": 1},\n"
+  "  {\"query\": \"Which companies?\", \"answer\": [\"A\", \"B\"], \"true_document_ids\": [\"x\"],\n"
+  "   \"gpt_response\": [], \"query_tag\": 2, \"judgement\": null, \"retrieval_judgement\": null,\n"
+  "   \"extra\": {\"k\": 1}}\n"
+  "]\n";
+
+static char *
+record_json (GrammarRecord *record,
+             const char    *member)
+{
+  g_autoptr (JsonNode) node = grammar_record_to_json (record);
+  JsonNode *value = json_object_get_member (json_node_get_object (node), member);
+
+  return value != NULL ? json_to_string (value, FALSE) : NULL;
+}
+
+static void
+test_results (void)
+{
+  g_autofree char *path = grammar_test_write_file (tmp_dir, "results_short_balanced.json", results_json);
+  const char *paths[] = { path, NULL };
+  g_autoptr (GPtrArray) records = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *answer0 = NULL, *answer2 = NULL, *answer3 = NULL;
+  g_autofree char *closed = NULL, *documents = NULL, *extra = NULL, *retrieved = NULL, *judge = NULL;
+  GrammarRecord *record;
+  GrammarVerdict *verdict;
+
+  g_assert_true (grammar_py_import_results (paths, NULL, &records, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (records->len, ==, 4);
+
+  record = g_ptr_array_index (records, 0);
+  g_assert_cmpstr (grammar_record_get_id (record), ==, "short-0");
+  g_assert_cmpstr (grammar_record_get_group (record), ==, "q0");
+  g_assert_cmpstr (grammar_record_get_style (record), ==, "short");
+  g_assert_cmpstr (grammar_record_get_text (record), ==, "Industry of A?");
+  answer0 = record_json (record, "answer");
+  g_assert_cmpstr (answer0, ==, "[[\"Oil\"]]");
+  g_assert_cmpstr (grammar_record_get_doc_ids (record)[0], ==, "1");
+  g_assert_cmpstr (grammar_record_get_response (record), ==, "Oil and gas.");
+  retrieved = record_json (record, "retrieved");
+  g_assert_cmpstr (retrieved, ==, "[{\"id\":\"1\",\"score\":0.0},{\"id\":\"3\",\"score\":0.0}]");
+  verdict = grammar_record_get_verdict (record);
+  g_assert_cmpint (grammar_verdict_get_kind (verdict), ==, GRAMMAR_VERDICT_CORRECT);
+  judge = record_json (record, "judge");
+  g_assert_cmpstr (judge, ==, "{\"matcher\":\"grammar-py\",\"score\":1.0,\"reason\":\"imported judgement\"}");
+  g_assert_cmpint (grammar_record_get_retrieval_verdict (record), ==, GRAMMAR_VERDICT_CORRECT);
+  closed = record_json (record, "closed_domain");
+  documents = record_json (record, "retrieved_documents");
+  g_assert_cmpstr (closed, ==, "true");
+  g_assert_cmpstr (documents, ==, "\"A drills.\"");
+
+  record = g_ptr_array_index (records, 1);
+  g_assert_cmpint (grammar_verdict_get_kind (grammar_record_get_verdict (record)), ==, GRAMMAR_VERDICT_INCORRECT);
+  g_assert_cmpfloat (grammar_verdict_get_score (grammar_record_get_verdict (record)), ==, 0.0);
+  g_assert_cmpint (grammar_record_get_retrieval_verdict (record), ==, GRAMMAR_VERDICT_INCORRECT);
+  g_assert_cmpstr (grammar_record_get_response (record), ==, "No idea");
+
+  record = g_ptr_array_index (records, 2);
+  answer2 = record_json (record, "answer");
+  g_assert_cmpstr (answer2, ==, "[[433.5]]");
+  g_assert_null (grammar_record_get_response (record));
+  g_assert_null (grammar_record_get_retrieved (record));
+  g_assert_cmpint (grammar_verdict_get_kind (grammar_record_get_verdict (record)), ==, GRAMMAR_VERDICT_UNMEASURED);
+  g_assert_cmpint (grammar_record_get_retrieval_verdict (record), ==, GRAMMAR_VERDICT_UNMEASURED);
+
+  record = g_ptr_array_index (records, 3);
+  answer3 = record_json (record, "answer");
+  g_assert_cmpstr (answer3, ==, "[[\"A\"],[\"B\"]]");
+  g_assert_null (grammar_record_get_response (record));
+  g_assert_cmpint (grammar_verdict_get_kind (grammar_record_get_verdict (record)), ==, GRAMMAR_VERDICT_UNMEASURED);
+  extra = record_json (record, "extra");
+  g_assert_cmpstr (extra, ==, "{\"k\":1}");
+}
+
+static void
+test_results_style (void)
+{
+  g_autofree char *short_path = grammar_test_write_file (tmp_dir, "results_short_balanced.json", results_json);
+  g_autofree char *plain_path = grammar_test_write_file (tmp_dir, "my-results.json", results_json);
+  const char *short_paths[] = { short_path, NULL };
+  const char *plain_paths[] = { plain_path, NULL };
+  const char *both_paths[] = { short_path, short_path, NULL };
+  g_autoptr (GPtrArray) records = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (grammar_py_import_results (short_paths, "terse", &records, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_record_get_id (g_ptr_array_index (records, 3)), ==, "terse-3");
+  g_assert_cmpstr (grammar_record_get_style (g_ptr_array_index (records, 3)), ==, "terse");
+  g_clear_pointer (&records, g_ptr_array_unref);
+
+  /* no style in the name: ids from the file stem, no style */
+  g_assert_true (grammar_py_import_results (plain_paths, NULL, &records, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_record_get_id (g_ptr_array_index (records, 0)), ==, "my-results-0");
+  g_assert_null (grammar_record_get_style (g_ptr_array_index (records, 0)));
+  g_clear_pointer (&records, g_ptr_array_unref);
+
+  /* two files of one style would make the same ids */
+  g_assert_false (grammar_py_import_results (both_paths, NULL, &records, &error));
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
+  grammar_test_assert_contains (error->message, "item 0: its id “short-0” is also made from");
+  g_assert_null (records);
+}
+
+static void
+test_results_bad (void)
+{
+  struct
+  {
+    const char *json;
+    const char *message;
+  } cases[] = {
+    { "[{\"query_tag\": 0, \"judgement\": \"Correct\"}, {\"query_tag\": 0, \"judgement\": \"Maybe\"}]",
+      "item 1: unknown judgement “Maybe” (expected Correct or Incorrect)" },
+    { "[{\"query_tag\": 0, \"judgement\": 1}]", "item 0: unknown judgement" },
+    { "[{\"query_tag\": 0, \"retrieval_judgement\": 2}]", "item 0: “retrieval_judgement” must be 1, 0 or null" },
+    { "[{\"query_tag\": [0]}]", "item 0: “query_tag” must be a number or a string" },
+    { "[{\"query_tag\": 0, \"gpt_response\": 5}]", "item 0: “gpt_response” must be" },
+    { "[{\"query_tag\": 0, \"answer\": {\"a\": 1}}]", "item 0: “answer” must be" },
+    { "[{\"query_tag\": 0}, 3]", "item 1: not a JSON object" },
+    { "{\"query_tag\": 0}", "not an evaluation results file" },
+    { "[{\"query_tag\": 0", "results_bad_x.json:" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = grammar_test_write_file (tmp_dir, "results_bad_x.json", cases[i].json);
+      const char *paths[] = { path, NULL };
+      g_autoptr (GPtrArray) records = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_assert_false (grammar_py_import_results (paths, NULL, &records, &error));
+      g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
+      grammar_test_assert_contains (error->message, path);
+      grammar_test_assert_contains (error->message, cases[i].message);
+    }
+}
+
+/* grammar import tells results from templates, and `grammar report`'s
+ * evaluation reads what it writes. */
+static void
+test_cli_results (void)
+{
+  g_autofree char *path = grammar_test_write_file (tmp_dir, "results_long_balanced.json", results_json);
+  g_autofree char *output = g_build_filename (tmp_dir, "long.judged.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GrammarTestRun) run = { 0, };
+
+  grammar_test_run (&run, tmp_dir, "import", "--from", "grammar-py", path, "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  grammar_test_assert_contains (run.err, "4 judged record(s) written to");
+  g_assert_true (g_file_get_contents (output, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  g_assert_cmpstr (lines[4], ==, "");
+  g_assert_true (g_str_has_prefix (lines[0], "{\"id\":\"long-0\",\"group\":\"q0\",\"style\":\"long\","));
+
+  evaluation = grammar_evaluation_load (output, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_evaluation_get_instances (evaluation), ==, 4);
+  g_assert_cmpuint (grammar_evaluation_get_unmeasured (evaluation), ==, 2);
+  g_assert_cmpuint (grammar_evaluation_get_n_groups (evaluation, "non_robust"), ==, 1);
+  g_assert_cmpuint (grammar_evaluation_get_n_groups (evaluation, "unmeasured"), ==, 2);
+  g_assert_cmpfloat (grammar_evaluation_get_robustness (evaluation), ==, 0.5);
+}
+
+static void
+test_cli_results_errors (void)
+{
+  g_autofree char *results = grammar_test_write_file (tmp_dir, "results_short_balanced.json", results_json);
+  g_autofree char *bad = grammar_test_write_file (tmp_dir, "results_bad_y.json",
+                                                  "[{\"query_tag\": 0, \"judgement\": \"Maybe\"}]");
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
+  g_autofree char *output = g_build_filename (tmp_dir, "never.jsonl", NULL);
+  struct
+  {
+    const char *args[8];
+    const char *message;
+  } cases[] = {
+    { { "--from", "grammar-py", sql_path, results, "-o", output }, "not an evaluation results file" },
+    { { "--from", "grammar-py", bad, "-o", output }, "item 0: unknown judgement “Maybe”" },
+    { { "--from", "grammar-py", results, "-o", output, "-c", config_path }, "-c is for template files" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (GrammarTestRun) run = { 0, };
+      const char **a = cases[i].args;
+
+      grammar_test_run (&run, tmp_dir, "import", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      grammar_test_assert_contains (run.err, cases[i].message);
+      g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+    }
+}
+
 /* Fixture. */
 
 static void
@@ -438,6 +652,11 @@ main (int    argc,
   g_test_add_func ("/import/cli/quiet-and-style", test_cli_quiet_and_style);
   g_test_add_func ("/import/cli/errors", test_cli_errors);
   g_test_add_func ("/import/cli/help", test_cli_help);
+  g_test_add_func ("/import/results", test_results);
+  g_test_add_func ("/import/results/style", test_results_style);
+  g_test_add_func ("/import/results/bad", test_results_bad);
+  g_test_add_func ("/import/cli/results", test_cli_results);
+  g_test_add_func ("/import/cli/results-errors", test_cli_results_errors);
 
   status = g_test_run ();
 

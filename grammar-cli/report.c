@@ -1,0 +1,165 @@
+/* report.c: `grammar report`, the figures of a judged run
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "grammar-cli.h"
+
+/* What --max-list is when not given, for the text report: a terminal
+ * shows a few examples; the other formats are for keeping, so all. */
+#define TEXT_MAX_LIST 20
+
+/* Writes to stdout through memory, since stdio owns the descriptor. */
+static gboolean
+print_report (JsonNode             *report,
+              GrammarReportFormat   format,
+              GError              **error)
+{
+  g_autoptr (GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  GMemoryOutputStream *stream = G_MEMORY_OUTPUT_STREAM (memory);
+
+  if (!grammar_report_write (report, format, memory, NULL, error) || !g_output_stream_close (memory, NULL, error))
+    return FALSE;
+  if (fwrite (g_memory_output_stream_get_data (stream), 1, g_memory_output_stream_get_data_size (stream),
+              stdout) != g_memory_output_stream_get_data_size (stream) || fflush (stdout) != 0)
+    {
+      g_set_error_literal (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "cannot write to the standard output");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_options (const char          *input,
+               const char          *against,
+               const char          *format_name,
+               GrammarReportFormat *format,
+               int                  max_list,
+               double               alpha,
+               gboolean             balance,
+               int                  argc,
+               char               **argv)
+{
+  const char *problem = NULL;
+
+  if (argc > 1)
+    {
+      fprintf (stderr, "grammar report: unexpected argument “%s”\n", argv[1]);
+      return FALSE;
+    }
+  if (input == NULL)
+    problem = "no judged file given; pass -i judged.jsonl";
+  else if (format_name != NULL && !grammar_report_format_from_string (format_name, format))
+    problem = "--format must be text, json, markdown or html";
+  else if (max_list < -1)
+    problem = "--max-list must not be negative";
+  else if (!isnan (alpha) && !(alpha > 0.0 && alpha < 1.0))
+    problem = "--alpha must be between 0 and 1, such as 0.05";
+  else if (against == NULL && (balance || !isnan (alpha)))
+    problem = "--balance and --alpha only apply with --against";
+  if (problem != NULL)
+    fprintf (stderr, "grammar report: %s\nRun “grammar report --help” for the options.\n", problem);
+  return problem == NULL;
+}
+
+/* The report JSON: the evaluation of @input, and the comparison with
+ * @against when it is given. */
+static JsonNode *
+build_report (const char  *input,
+              const char  *against,
+              gboolean     balance,
+              double       alpha,
+              guint        max_list,
+              GError     **error)
+{
+  g_autoptr (GrammarEvaluation) a = NULL;
+  g_autoptr (GrammarEvaluation) b = NULL;
+  g_autoptr (GrammarComparison) comparison = NULL;
+  g_autoptr (JsonNode) report = NULL;
+
+  a = grammar_evaluation_load (input, NULL, error);
+  if (a == NULL)
+    return NULL;
+  report = grammar_evaluation_to_json (a, max_list);
+  if (against == NULL)
+    return g_steal_pointer (&report);
+
+  b = grammar_evaluation_load (against, NULL, error);
+  if (b == NULL)
+    return NULL;
+  comparison = grammar_comparison_new (a, b, balance, alpha, error);
+  if (comparison == NULL)
+    return NULL;
+  json_object_set_member (json_node_get_object (report), "comparison", grammar_comparison_to_json (comparison));
+  return g_steal_pointer (&report);
+}
+
+int
+grammar_cli_report_main (int    argc,
+                         char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *against = NULL;
+  g_autofree char *output_path = NULL;
+  g_autofree char *format_name = NULL;
+  GrammarReportFormat format = GRAMMAR_REPORT_FORMAT_TEXT;
+  gboolean balance = FALSE;
+  double alpha = NAN;
+  int max_list = -1;
+  int status = GRAMMAR_EXIT_OK;
+  GOptionEntry entries[] = {
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME, &input, "The judged run (JSON Lines, from grammar judge or import)",
+      "FILE" },
+    { "against", 0, 0, G_OPTION_ARG_FILENAME, &against,
+      "A second judged run to compare with: are the robustness figures different?", "FILE" },
+    { "balance", 0, 0, G_OPTION_ARG_NONE, &balance,
+      "With --against: drop gap groups from the side that has more, until their shares match", NULL },
+    { "alpha", 0, 0, G_OPTION_ARG_DOUBLE, &alpha, "With --against: the significance level (default: 0.05)",
+      "P" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "text, json, markdown or html (default: text)",
+      "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the report to FILE (default: stdout)",
+      "FILE" },
+    { "max-list", 0, 0, G_OPTION_ARG_INT, &max_list,
+      "Gap groups and errors listed, at most (default: 20 for text, 0 = all for the other formats)", "N" },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = g_option_context_new ("— accuracy, robustness and their breakdowns for a judged run");
+  g_option_context_set_summary (context,
+    "Tags every semantic group of the judged run as gap (no query right), robust\n"
+    "(all right) or non-robust (some right), and reports accuracy, robustness,\n"
+    "knowledge accuracy and retrieval accuracy and robustness with 95 % Wilson\n"
+    "intervals, by style, template and table, with the gap groups and the errors\n"
+    "of non-robust groups attributed to retrieval or to the language model.\n"
+    "With --against, the groups both runs share are compared with two-proportion\n"
+    "z-tests, and a conclusion says which side is less robust and why.");
+  g_option_context_set_description (context,
+    "The html format is one self-contained page with SVG charts; json is the\n"
+    "report's data (see doc/report.md).\n"
+    "Exit status: 0 success, 1 the report cannot be written, 2 bad usage or input\n"
+    "(an empty file, an unknown verdict, a record without group, no shared group).");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!grammar_cli_parse (context, "report", &argc, &argv, &status))
+    return status;
+  if (!check_options (input, against, format_name, &format, max_list, alpha, balance, argc, argv))
+    return GRAMMAR_EXIT_USAGE;
+  if (max_list < 0)
+    max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? TEXT_MAX_LIST : 0;
+
+  report = build_report (input, against, balance, isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
+  if (report == NULL)
+    return grammar_cli_report ("report", error);
+
+  if (output_path != NULL ? !grammar_report_write_to_file (report, format, output_path, NULL, &error)
+                          : !print_report (report, format, &error))
+    return grammar_cli_report ("report", error);
+  return GRAMMAR_EXIT_OK;
+}

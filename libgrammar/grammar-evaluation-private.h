@@ -1,0 +1,73 @@
+/* grammar-evaluation-private.h: the groups of an evaluation, for the comparison
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "grammar-evaluation.h"
+#include "grammar-record.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GRAMMAR_GROUP_GAP,
+  GRAMMAR_GROUP_ROBUST,
+  GRAMMAR_GROUP_NON_ROBUST,
+  GRAMMAR_GROUP_UNMEASURED,
+  GRAMMAR_GROUP_N_TAGS,
+} GrammarGroupTag;
+
+/* The records of one group id (in one evaluation, or in one breakdown
+ * key of it) and what they add up to. */
+typedef struct
+{
+  char *id;
+  GPtrArray *records;          /* GrammarRecord, owned */
+  GrammarGroupTag tag;
+  guint64 measured;            /* answer verdict correct or incorrect */
+  guint64 correct;
+  guint64 retrieval_measured;  /* effective retrieval verdict measured */
+  guint64 retrieval_correct;
+} GrammarEvaluationGroup;
+
+/* The counts every metric is made of, summed over groups. */
+typedef struct
+{
+  guint64 instances;
+  guint64 measured;
+  guint64 correct;
+  guint groups[GRAMMAR_GROUP_N_TAGS];
+  guint64 group_instances[GRAMMAR_GROUP_N_TAGS];
+  guint64 answered_measured;   /* measured records of robust and non_robust groups */
+  guint64 answered_correct;
+  guint64 retrieval_measured;
+  guint64 retrieval_correct;
+  guint64 answered_retrieval_measured;
+  guint64 answered_retrieval_correct;
+} GrammarEvaluationTally;
+
+G_GNUC_INTERNAL
+GrammarVerdictKind  grammar_evaluation_answer_verdict    (GrammarRecord                *record);
+G_GNUC_INTERNAL
+GrammarVerdictKind  grammar_evaluation_retrieval_verdict (GrammarRecord                *record);
+G_GNUC_INTERNAL
+int                 grammar_evaluation_compare_ids       (const char                   *a,
+                                                          const char                   *b);
+G_GNUC_INTERNAL
+const char         *grammar_evaluation_get_source        (GrammarEvaluation            *self);
+G_GNUC_INTERNAL
+GStrv               grammar_evaluation_dup_styles        (GrammarEvaluation            *self);
+G_GNUC_INTERNAL
+GPtrArray          *grammar_evaluation_get_groups        (GrammarEvaluation            *self);
+G_GNUC_INTERNAL
+GrammarEvaluationGroup *grammar_evaluation_lookup_group  (GrammarEvaluation            *self,
+                                                          const char                   *id);
+G_GNUC_INTERNAL
+void                grammar_evaluation_tally_add         (GrammarEvaluationTally       *tally,
+                                                          const GrammarEvaluationGroup *group);
+G_GNUC_INTERNAL
+double              grammar_evaluation_rate              (guint64                       successes,
+                                                          guint64                       n);
+
+G_END_DECLS

@@ -1,0 +1,28 @@
+/* grammar-stats-private.h: the few statistics the evaluation needs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The z of a two-sided 95 % interval (the 0.975 quantile of the standard normal). */
+#define GRAMMAR_STATS_Z95 1.959963984540054
+
+G_GNUC_INTERNAL
+gboolean grammar_stats_wilson      (guint64  successes,
+                                    guint64  n,
+                                    double   z,
+                                    double  *low,
+                                    double  *high);
+G_GNUC_INTERNAL
+gboolean grammar_stats_two_proportion_z (guint64  successes_a,
+                                         guint64  n_a,
+                                         guint64  successes_b,
+                                         guint64  n_b,
+                                         double  *z,
+                                         double  *p);
+
+G_END_DECLS

@@ -1,0 +1,253 @@
+/* grammar-match-text.c: a response or a value, ready to be compared
+ *
+ * The tokens of a text (grammar-match-tokens.c) with its aliases
+ * replaced (grammar-aliases.c) and, for a response, which tokens lie in
+ * a refusal (grammar-refusal.c). Searching compares whole tokens, so a
+ * value is found only on word boundaries: "US" is not in "business".
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "grammar-match-text.h"
+#include "grammar-match-tokens.h"
+
+#define REFUSAL_EXCERPT_CHARS 80
+
+struct _GrammarMatchText
+{
+  char *base;
+  GArray *tokens;        /* GrammarMatchToken */
+  gboolean *refused;     /* per token */
+  gboolean *masked;      /* per token: inside a name the query asks about */
+  gboolean has_refusal;
+  gsize refusal_start;   /* where the first refusal clause starts, in base */
+};
+
+static void
+mark_refusals (GrammarMatchText *self,
+               GrammarRefusal   *refusal)
+{
+  g_autoptr (GArray) clauses = grammar_refusal_split (refusal, self->base);
+
+  for (guint i = 0; i < clauses->len && !self->has_refusal; i++)
+    {
+      GrammarClause *clause = &g_array_index (clauses, GrammarClause, i);
+
+      if (clause->kind == GRAMMAR_CLAUSE_REFUSAL)
+        {
+          self->has_refusal = TRUE;
+          self->refusal_start = clause->start;
+        }
+    }
+  /* Tokens and clauses are both in text order: one walk. A guess only
+   * counts against the response when it also refuses. */
+  for (guint i = 0, c = 0; i < self->tokens->len; i++)
+    {
+      gsize start = g_array_index (self->tokens, GrammarMatchToken, i).start;
+      GrammarClauseKind kind;
+
+      while (c < clauses->len && g_array_index (clauses, GrammarClause, c).end <= start)
+        c++;
+      kind = c < clauses->len && g_array_index (clauses, GrammarClause, c).start <= start
+               ? g_array_index (clauses, GrammarClause, c).kind : GRAMMAR_CLAUSE_ANSWER;
+      self->refused[i] = kind == GRAMMAR_CLAUSE_REFUSAL || (kind == GRAMMAR_CLAUSE_HEDGE && self->has_refusal);
+    }
+}
+
+/**
+ * grammar_match_text_new:
+ * @text: a response or the text of a value
+ * @options: the rules
+ *
+ * Returns: (transfer full): @text cut into tokens
+ */
+GrammarMatchText *
+grammar_match_text_new (const char                *text,
+                        const GrammarMatchOptions *options)
+{
+  GrammarMatchText *self = g_new0 (GrammarMatchText, 1);
+  g_autoptr (GArray) tokens = NULL;
+
+  self->base = grammar_match_base (text);
+  tokens = grammar_match_tokenize (self->base, options->day_first);
+  self->tokens = options->aliases != NULL ? grammar_aliases_apply (options->aliases, tokens)
+                                          : g_array_ref (tokens);
+  self->refused = g_new0 (gboolean, self->tokens->len + 1);
+  self->masked = g_new0 (gboolean, self->tokens->len + 1);
+  if (options->refusal != NULL)
+    mark_refusals (self, options->refusal);
+  return self;
+}
+
+void
+grammar_match_text_free (GrammarMatchText *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->base);
+  g_array_unref (self->tokens);
+  g_free (self->refused);
+  g_free (self->masked);
+  g_free (self);
+}
+
+guint
+grammar_match_text_get_length (GrammarMatchText *self)
+{
+  return self->tokens->len;
+}
+
+const char *
+grammar_match_text_get_token (GrammarMatchText *self,
+                              guint             i)
+{
+  return g_array_index (self->tokens, GrammarMatchToken, i).text;
+}
+
+gboolean
+grammar_match_text_is_refused (GrammarMatchText *self,
+                               guint             i)
+{
+  return self->refused[i];
+}
+
+gboolean
+grammar_match_text_has_refusal (GrammarMatchText *self)
+{
+  return self->has_refusal;
+}
+
+/**
+ * grammar_match_text_dup_refusal:
+ * @self: a response
+ *
+ * Returns: (transfer full) (nullable): the response from its first
+ *   refusal clause on, spaces collapsed, cut after about 80 characters;
+ *   %NULL when it does not refuse
+ */
+char *
+grammar_match_text_dup_refusal (GrammarMatchText *self)
+{
+  g_auto (GStrv) words = NULL;
+  GString *text;
+  const char *cut;
+
+  if (!self->has_refusal)
+    return NULL;
+  words = g_strsplit_set (self->base + self->refusal_start, " \t\n\r", -1);
+  text = g_string_new (NULL);
+  for (guint i = 0; words[i] != NULL && g_utf8_strlen (text->str, -1) <= REFUSAL_EXCERPT_CHARS; i++)
+    if (words[i][0] != '\0')
+      g_string_append_printf (text, "%s%s", text->len > 0 ? " " : "", words[i]);
+  if (g_utf8_strlen (text->str, -1) > REFUSAL_EXCERPT_CHARS)
+    {
+      cut = g_utf8_offset_to_pointer (text->str, REFUSAL_EXCERPT_CHARS);
+      g_string_truncate (text, cut - text->str);
+      g_string_append (text, "…");
+    }
+  return g_string_free (text, FALSE);
+}
+
+/**
+ * grammar_match_text_equal_at:
+ * @self: a text
+ * @at: a token position of @self
+ * @other: another text
+ *
+ * Returns: whether the tokens of @other occur in @self at @at
+ */
+gboolean
+grammar_match_text_equal_at (GrammarMatchText *self,
+                             guint             at,
+                             GrammarMatchText *other)
+{
+  if (at + other->tokens->len > self->tokens->len)
+    return FALSE;
+  for (guint k = 0; k < other->tokens->len; k++)
+    if (!g_str_equal (grammar_match_text_get_token (self, at + k), grammar_match_text_get_token (other, k)))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * grammar_match_text_find:
+ * @self: the text searched
+ * @needle: the text sought, at least one token
+ * @from: the first token position to try
+ * @skip_refused: also ignore occurrences that touch a refused token
+ *
+ * Occurrences that touch a masked token (grammar_match_text_mask()) are
+ * always ignored.
+ *
+ * Returns: the token position of the first occurrence, or -1
+ */
+gssize
+grammar_match_text_find (GrammarMatchText *self,
+                         GrammarMatchText *needle,
+                         guint             from,
+                         gboolean          skip_refused)
+{
+  guint n = needle->tokens->len;
+
+  if (n == 0)
+    return -1;
+  for (guint at = from; at + n <= self->tokens->len; at++)
+    {
+      gboolean refused = FALSE;
+
+      if (!grammar_match_text_equal_at (self, at, needle))
+        continue;
+      for (guint k = 0; k < n; k++)
+        refused = refused || self->masked[at + k] || (skip_refused && self->refused[at + k]);
+      if (!refused)
+        return (gssize) at;
+    }
+  return -1;
+}
+
+/**
+ * grammar_match_text_contains_symbols:
+ * @self: the text searched
+ * @needle: a text without any token, such as "—" or "?"
+ *
+ * A value made of symbols only has no token to look for: it is found
+ * when its text, spaces trimmed and case folded, is in @self.
+ *
+ * Returns: whether @needle's text is in @self's
+ */
+gboolean
+grammar_match_text_contains_symbols (GrammarMatchText *self,
+                                     GrammarMatchText *needle)
+{
+  g_autofree char *haystack = g_utf8_casefold (self->base, -1);
+  g_autofree char *copy = g_strstrip (g_strdup (needle->base));
+  g_autofree char *sought = g_utf8_casefold (copy, -1);
+
+  return sought[0] != '\0' && strstr (haystack, sought) != NULL;
+}
+
+/**
+ * grammar_match_text_mask:
+ * @self: a response
+ * @name: a name the query asks about
+ *
+ * Masks every occurrence of @name in @self: a value found only inside
+ * it does not count (grammar_match_text_find()).
+ */
+void
+grammar_match_text_mask (GrammarMatchText *self,
+                         GrammarMatchText *name)
+{
+  guint n = name->tokens->len;
+  gssize at = 0;
+
+  if (n == 0)
+    return;
+  while ((at = grammar_match_text_find (self, name, (guint) at, FALSE)) >= 0)
+    {
+      for (guint k = 0; k < n; k++)
+        self->masked[at + k] = TRUE;
+      at += n;
+    }
+}

@@ -1,0 +1,694 @@
+/* test-matchers.c: the `exact`, `contains`, `f1` and `llm-judge` matchers
+ *
+ * Every matcher is built through a GrammarConfig keyfile, as users do,
+ * and judges hand-made records: numbers, dates, aliases (built in and
+ * from a file), word boundaries, refusals, several rows, diacritics and
+ * other scripts, quotes. `llm-judge` talks to tests/fake-openai, whose
+ * rules reply according to the response in the prompt.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <grammar.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "grammar-test-util.h"
+
+#define SECRET "sk-test-JUDGE-SECRET"
+#define KEY_ENV "GRAMMAR_TEST_JUDGE_KEY"
+
+static char *tmpdir;
+
+/* ---- building ---- */
+
+static GObject *
+build_full (const char  *keyfile,
+            const char  *section,
+            GError     **error)
+{
+  g_autoptr (GrammarConfig) config = grammar_config_new_from_data (keyfile, -1, tmpdir, error);
+
+  g_assert_nonnull (config);
+  return grammar_config_build (config, section, GRAMMAR_TYPE_MATCHER, error);
+}
+
+/* A [matcher] section of @plugin with @extra lines. */
+static GrammarMatcher *
+build_matcher (const char *plugin,
+               const char *extra)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *keyfile = g_strdup_printf ("[matcher]\nplugin=%s\n%s", plugin, extra != NULL ? extra : "");
+  GObject *matcher = build_full (keyfile, "matcher", &error);
+
+  g_assert_no_error (error);
+  g_assert_true (GRAMMAR_IS_MATCHER (matcher));
+  return GRAMMAR_MATCHER (matcher);
+}
+
+static GrammarRecord *
+make_record (const char *query,
+             const char *answer_json,
+             const char *response)
+{
+  GrammarRecord *record = grammar_record_new ();
+  g_autoptr (GError) error = NULL;
+
+  grammar_record_set_id (record, "r1");
+  if (query != NULL)
+    grammar_record_set_text (record, query);
+  if (answer_json != NULL)
+    {
+      g_autoptr (JsonNode) answer = json_from_string (answer_json, &error);
+
+      g_assert_no_error (error);
+      grammar_record_set_answer (record, answer);
+    }
+  grammar_record_set_response (record, response);
+  return record;
+}
+
+static GrammarVerdict *
+judge (GrammarMatcher *matcher,
+       GrammarRecord  *record)
+{
+  g_autoptr (GError) error = NULL;
+  GrammarVerdict *verdict = grammar_matcher_judge (matcher, record, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (verdict);
+  return verdict;
+}
+
+typedef struct
+{
+  const char *answer;     /* JSON */
+  const char *response;
+  GrammarVerdictKind kind;
+  const char *reason;     /* a part of the reason, or NULL */
+  const char *query;      /* or NULL */
+} Case;
+
+#define C GRAMMAR_VERDICT_CORRECT
+#define I GRAMMAR_VERDICT_INCORRECT
+#define U GRAMMAR_VERDICT_UNMEASURED
+
+static void
+check_cases (GrammarMatcher *matcher,
+             const char     *name,
+             const Case     *cases,
+             gsize           n_cases)
+{
+  for (gsize i = 0; i < n_cases; i++)
+    {
+      g_autoptr (GrammarRecord) record = make_record (cases[i].query, cases[i].answer, cases[i].response);
+      g_autoptr (GrammarVerdict) verdict = judge (matcher, record);
+
+      if (grammar_verdict_get_kind (verdict) != cases[i].kind)
+        g_error ("case %" G_GSIZE_FORMAT ": answer %s, response “%s”: %s expected, got %s (%s)", i,
+                 cases[i].answer, cases[i].response, grammar_verdict_kind_to_string (cases[i].kind),
+                 grammar_verdict_kind_to_string (grammar_verdict_get_kind (verdict)),
+                 grammar_verdict_get_reason (verdict));
+      g_assert_cmpstr (grammar_verdict_get_matcher (verdict), ==, name);
+      if (cases[i].reason != NULL)
+        grammar_test_assert_contains (grammar_verdict_get_reason (verdict), cases[i].reason);
+    }
+}
+
+static void
+check (const char *plugin,
+       const char *extra,
+       const Case *cases,
+       gsize       n_cases)
+{
+  g_autoptr (GrammarMatcher) matcher = build_matcher (plugin, extra);
+
+  check_cases (matcher, plugin, cases, n_cases);
+}
+
+/* ---- contains ---- */
+
+static void
+test_contains_basic (void)
+{
+  static const Case cases[] = {
+    { "[[\"Oil and gas\"]]", "EnergySphere is in the oil and gas industry.", C, "found “Oil and gas”" },
+    { "[[\"Oil and gas\"]]", "EnergySphere makes cars.", I, "missing “Oil and gas”" },
+    /* the light stemmer: plurals, -ing on long stems, a final -e */
+    { "[[\"Retailing\"]]", "SuperStore is in the retail sector.", C, NULL },
+    { "[[\"Industries\"]]", "It has one industry.", C, NULL },
+    { "[[\"Banking\"]]", "Empire is a bank.", I, NULL },
+    { "[[\"Manufacture\"]]", "They work in manufacturing.", C, NULL },
+  };
+  check ("contains", NULL, cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_numbers (void)
+{
+  static const Case cases[] = {
+    { "[[433.5]]", "Sales were $433.50 billion.", C, NULL },
+    { "[[\"433.50\"]]", "Sales were 433.5 billion.", C, NULL },
+    { "[[433.5]]", "Sales were 433.55 billion.", I, "missing “433.5”" },
+    { "[[1000]]", "It has 1,000 employees.", C, NULL },
+    { "[[\"1,000\"]]", "It has 1000 employees.", C, NULL },
+    { "[[1.0]]", "He served 1 year.", C, NULL },
+    { "[[3]]", "He served 3.0 years.", C, NULL },
+    { "[[3]]", "He served 13 years.", I, NULL },
+    { "[[3]]", "Version 3.1 is out.", I, NULL },
+    { "[[4]]", "He worked there for four years.", C, NULL },
+    { "[[21]]", "It has twenty-one branches.", C, NULL },
+    { "[[35]]", "It has thirty five branches.", C, NULL },
+    { "[[-3]]", "The change was -3 points.", C, NULL },
+    { "[[3]]", "The change was -3 points.", I, NULL },
+    { "[[1]]", "It is one of the largest banks.", I, NULL },
+    { "[[7]]", "It was ranked 7th.", C, NULL },
+    { "[[7]]", "Room 007.", C, NULL },
+    /* list numbering is not a value */
+    { "[[2]]", "Steps:\n1. Visit the website.\n2. Call them.", I, NULL },
+    { "[[2]]", "2.", C, NULL },
+  };
+  check ("contains", "refusals=false\n", cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_dates (void)
+{
+  static const Case month_first[] = {
+    { "[[\"2023-04-01\"]]", "It started on April 1, 2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on the 1st of April, 2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on 1 April 2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on Apr. 1st 2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on 2023/04/01.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on 04/01/2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on 01/04/2023.", I, NULL },
+    { "[[\"2023-04-13\"]]", "It started on 13/04/2023.", C, NULL },   /* the only valid reading */
+    { "[[\"2023-04-01 00:00:00\"]]", "It started on April 1, 2023.", C, NULL },
+    { "[[\"2023-04-01T00:00:00Z\"]]", "It started on 2023-04-01.", C, NULL },
+    { "[[\"April 1, 2023\"]]", "It started on 2023-04-01.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on April 2, 2023.", I, NULL },
+    { "[[2023]]", "It started on April 1, 2023.", C, NULL },
+    { "[[\"2023-04-01 10:30\"]]", "It started on April 1, 2023.", I, NULL },
+  };
+  static const Case day_first[] = {
+    { "[[\"2023-04-01\"]]", "It started on 01/04/2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It started on 04/01/2023.", I, NULL },
+    { "[[\"2023-04-01\"]]", "It started on 01.04.2023.", C, NULL },
+    { "[[\"2023-12-25\"]]", "It started on 12/25/2023.", C, NULL },  /* the only valid reading */
+    { "[[\"01/04/2023\"]]", "It started on April 1, 2023.", C, NULL },
+  };
+  check ("contains", NULL, month_first, G_N_ELEMENTS (month_first));
+  check ("contains", "day-first=true\n", day_first, G_N_ELEMENTS (day_first));
+}
+
+static void
+test_contains_aliases (void)
+{
+  static const Case builtin[] = {
+    { "[[\"USA\"]]", "It is based in the United States of America.", C, NULL },
+    { "[[\"USA\"]]", "It is based in the U.S.", C, NULL },
+    { "[[\"United States\"]]", "Brad Lohaus is an American former basketball player.", C, NULL },
+    { "[[\"UK\"]]", "The headquarters are in Britain.", C, NULL },
+    { "[[\"United Kingdom\"]]", "It is a British bank.", C, NULL },
+    { "[[\"Netherlands\"]]", "It is a Dutch company.", C, NULL },
+    { "[[\"Netherlands\"]]", "It sailed with Holland America Line.", C, NULL },
+    { "[[\"Procter & Gamble\"]]", "It is Procter and Gamble.", C, NULL },
+    /* a name in capitals only matches capitals */
+    { "[[\"US\"]]", "Please contact us.", I, NULL },
+    { "[[\"USA\"]]", "It is based in South America.", I, NULL },
+    { "[[\"USA\"]]", "It is based in Canada.", I, "missing “USA”" },
+  };
+  static const Case none[] = {
+    { "[[\"USA\"]]", "It is based in the United States.", I, NULL },
+  };
+  static const Case from_file[] = {
+    { "[[\"New York City\"]]", "It is based in the Big Apple.", C, NULL },
+    { "[[\"NYC\"]]", "It is based in New York City.", C, NULL },
+    { "[[\"NYC\"]]", "It is based in nyc.", I, NULL },
+    { "[[\"USA\"]]", "It is based in Murica.", C, NULL },   /* merged with the built-in set */
+    { "[[\"USA\"]]", "It is based in the United States.", C, NULL },
+    /* a single name keeps its phrase whole */
+    { "[[\"Netherlands\"]]", "It sailed with Holland America Line.", I, NULL },
+    { "[[\"Netherlands\"]]", "It sailed from Holland.", C, NULL },
+  };
+  g_autofree char *file = grammar_test_write_file (tmpdir, "aliases.txt",
+                                                   "# my aliases\n\nNew York City | Big Apple|NYC\n"
+                                                   "United States|Murica\n# a phrase kept whole\nHolland America Line\n");
+
+  check ("contains", NULL, builtin, G_N_ELEMENTS (builtin));
+  check ("contains", "builtin-aliases=false\n", none, G_N_ELEMENTS (none));
+  /* relative to the keyfile's folder */
+  check ("contains", "aliases=aliases.txt\n", from_file, G_N_ELEMENTS (from_file));
+}
+
+static void
+test_contains_word_boundaries (void)
+{
+  static const Case cases[] = {
+    { "[[\"US\"]]", "It is a business.", I, NULL },
+    { "[[\"art\"]]", "It was a party.", I, NULL },
+    { "[[\"Iowa\"]]", "He went to Iowa State.", C, NULL },
+    { "[[\"Oil\"]]", "It sells oil-based paint.", C, NULL },
+    { "[[\"New York\"]]", "It is in New Yorkshire.", I, NULL },
+  };
+  check ("contains", NULL, cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_refusals (void)
+{
+  static const Case on[] = {
+    { "[[\"Banking\"]]",
+      "I'm sorry, but I couldn't find any information about Greenfield Bank. It may be a player in the banking "
+      "industry.", I, "refusal: I'm sorry" },
+    { "[[\"Oil and gas\"]]", "The provided text does not mention the industry of NordGas.", I,
+      "refusal: The provided text does not mention" },
+    { "[[\"Oil and gas\"]]", "There is no information about oil and gas companies named NordGas.", I, "refusal" },
+    { "[[\"Oil and gas\"]]", "The industry of NordGas is not provided in the oil and gas report.", I, "refusal" },
+    { "[[\"Oil and gas\"]]", "As an AI, I cannot determine whether NordGas is in oil and gas.", I, "refusal" },
+    /* an answer after the refusal counts */
+    { "[[\"UK\"]]",
+      "I don't have access to your database. However, the text says that Empire Bank is headquartered in the "
+      "United Kingdom.", C, NULL },
+    { "[[\"UK\"]]", "The main office is in the United Kingdom. The street address is not provided.", C, NULL },
+    /* a guess without a refusal is an answer */
+    { "[[\"Banking\"]]", "It is probably in the banking industry.", C, NULL },
+    /* words of refusal inside an answer */
+    { "[[\"Oil and gas\"]]", "The company, which is not publicly listed, is in oil and gas.", C, NULL },
+    { "[[\"Unknown\"]]", "The status of the project is unknown.", C, NULL },
+    { "[[\"Not available\"]]", "The phone number is not available.", C, NULL },
+    /* advice counts against a refusing response */
+    { "[[\"Conglomerate\"]]",
+      "The text does not explicitly mention its sector. It would be best to read news about the conglomerate.",
+      I, "refusal" },
+  };
+  static const Case off[] = {
+    { "[[\"Banking\"]]",
+      "I'm sorry, but I couldn't find any information about Greenfield Bank. It may be a player in the banking "
+      "industry.", C, NULL },
+  };
+  check ("contains", NULL, on, G_N_ELEMENTS (on));
+  check ("contains", "refusals=false\n", off, G_N_ELEMENTS (off));
+}
+
+static void
+test_contains_rows (void)
+{
+  static const Case cases[] = {
+    { "[[\"Alice\", 30], [\"Bob\", 25]]", "Alice (30) and Bob (25).", C, "found all 4 values" },
+    { "[[\"Alice\", 30], [\"Bob\", 25]]", "Alice is 30.", I, "missing “Bob” (2 of 4 values found)" },
+    { "[[\"Alice\", null]]", "Alice.", C, "found “Alice”" },
+    { "[[true]]", "That is true.", C, NULL },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+  g_autoptr (GrammarRecord) record = make_record (NULL, "[[\"Alice\", 30], [\"Bob\", 25]]", "Bob is 25; Carol.");
+  g_autoptr (GrammarVerdict) verdict = judge (matcher, record);
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+  g_assert_cmpfloat_with_epsilon (grammar_verdict_get_score (verdict), 0.5, 1e-9);
+  g_assert_cmpstr (grammar_verdict_get_reason (verdict), ==, "missing “Alice” (2 of 4 values found)");
+}
+
+static void
+test_contains_unicode (void)
+{
+  static const Case cases[] = {
+    { "[[\"Zürich\"]]", "The office is in ZURICH.", C, NULL },
+    { "[[\"Sao Paulo\"]]", "The office is in São Paulo.", C, NULL },
+    { "[[\"Ærøskøbing\"]]", "The office is in Aeroskobing.", C, NULL },
+    { "[[\"Straße\"]]", "The office is on STRASSE 5.", C, NULL },
+    { "[[\"北京\"]]", "总部位于北京。", C, NULL },
+    { "[[\"上海\"]]", "总部位于北京。", I, NULL },
+    { "[[123]]", "The code is １２３.", C, NULL },
+    { "[[\"Wisconsin–Stevens Point\"]]", "He studied at Wisconsin-Stevens Point.", C, NULL },
+    { "[[\"ﬁnance\"]]", "It works in finance.", C, NULL },
+  };
+  check ("contains", NULL, cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_quotes (void)
+{
+  static const Case cases[] = {
+    { "[[\"O'Brien\"]]", "The manager is Mr. O’Brien.", C, NULL },
+    { "[[\"O'Brien\"]]", "The manager is Mr. Obrien.", C, NULL },
+    { "[[\"“Blue”\"]]", "It is called \"Blue\".", C, NULL },
+    { "[[\"—\"]]", "The value is — as shown.", C, NULL },
+    /* the names the query asks about are not answers */
+    { "[[\"United States\"]]", "United States Steel is based in Pittsburgh.", I, "missing “United States”",
+      "Which country is 'United States Steel' based in?" },
+    { "[[\"United States\"]]", "United States Steel is based in the United States.", C, NULL,
+      "Which country is 'United States Steel' based in?" },
+    { "[[\"Bank\"]]", "The company's name is \"Empire Bank\".", I, NULL, "What is the company's \"Empire Bank\"?" },
+    /* a quoted name that is the value itself still counts */
+    { "[[\"Empire\"]]", "It is Empire.", C, NULL, "Which is 'Empire'?" },
+  };
+  static const Case off[] = {
+    { "[[\"United States\"]]", "United States Steel is based in Pittsburgh.", C, NULL,
+      "Which country is 'United States Steel' based in?" },
+  };
+  check ("contains", NULL, cases, G_N_ELEMENTS (cases));
+  check ("contains", "ignore-query-names=false\n", off, G_N_ELEMENTS (off));
+}
+
+/* The values bound to the query's placeholders are masked like quoted names. */
+static void
+test_contains_bindings (void)
+{
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+  g_autoptr (GrammarRecord) record = make_record ("Where is United States Steel based?", "[[\"United States\"]]",
+                                                  "United States Steel is based in Pittsburgh.");
+  g_autoptr (JsonNode) bindings = json_from_string ("{\"Company.Name\": \"United States Steel\"}", NULL);
+  g_autoptr (GrammarVerdict) before = judge (matcher, record);
+  g_autoptr (GrammarVerdict) after = NULL;
+
+  g_assert_cmpint (grammar_verdict_get_kind (before), ==, GRAMMAR_VERDICT_CORRECT);
+  grammar_record_set_bindings (record, bindings);
+  after = judge (matcher, record);
+  g_assert_cmpint (grammar_verdict_get_kind (after), ==, GRAMMAR_VERDICT_INCORRECT);
+}
+
+/* ---- what every matcher shares ---- */
+
+static void
+test_unmeasured (void)
+{
+  static const char * const plugins[] = { "exact", "contains", "f1" };
+
+  for (gsize p = 0; p < G_N_ELEMENTS (plugins); p++)
+    {
+      g_autoptr (GrammarMatcher) matcher = build_matcher (plugins[p], NULL);
+      g_autoptr (GrammarRecord) failed = make_record ("q", "[[\"x\"]]", NULL);
+      g_autoptr (GrammarRecord) none = make_record ("q", "[[\"x\"]]", NULL);
+      static const Case cases[] = {
+        { "[[\"x\"]]", "", U, "the response is empty" },
+        { "[[\"x\"]]", " \n\t ", U, "the response is empty" },
+        { "[]", "x", U, "the true answer is empty" },
+        { "[[null]]", "x", U, "the true answer is empty" },
+        { "[[]]", "x", U, "the true answer is empty" },
+      };
+      g_autoptr (GrammarVerdict) v1 = NULL;
+      g_autoptr (GrammarVerdict) v2 = NULL;
+
+      grammar_record_set_error (failed, "HTTP 500: boom");
+      v1 = judge (matcher, failed);
+      g_assert_cmpint (grammar_verdict_get_kind (v1), ==, GRAMMAR_VERDICT_UNMEASURED);
+      g_assert_cmpstr (grammar_verdict_get_reason (v1), ==, "no response: the system failed (HTTP 500: boom)");
+      g_assert_cmpstr (grammar_verdict_get_matcher (v1), ==, plugins[p]);
+      v2 = judge (matcher, none);
+      g_assert_cmpstr (grammar_verdict_get_reason (v2), ==, "no response");
+      check_cases (matcher, plugins[p], cases, G_N_ELEMENTS (cases));
+    }
+}
+
+static void
+on_judged (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GrammarVerdict **verdict = user_data;
+  g_autoptr (GError) error = NULL;
+
+  *verdict = grammar_matcher_judge_finish (GRAMMAR_MATCHER (source), result, &error);
+  g_assert_no_error (error);
+}
+
+static GrammarVerdict *
+judge_on_main_loop (GrammarMatcher *matcher,
+                    GrammarRecord  *record)
+{
+  GrammarVerdict *verdict = NULL;
+
+  grammar_matcher_judge_async (matcher, record, NULL, on_judged, &verdict);
+  while (verdict == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return verdict;
+}
+
+static void
+test_async (void)
+{
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+  g_autoptr (GrammarRecord) record = make_record ("q", "[[\"USA\"]]", "It is in the United States.");
+  g_autoptr (GrammarVerdict) verdict = judge_on_main_loop (matcher, record);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarVerdict) cancelled = NULL;
+
+  g_assert_cmpint (grammar_verdict_get_kind (verdict), ==, GRAMMAR_VERDICT_CORRECT);
+  g_assert_cmpfloat (grammar_verdict_get_score (verdict), ==, 1.0);
+  g_cancellable_cancel (cancellable);
+  cancelled = grammar_matcher_judge (matcher, record, cancellable, &error);
+  g_assert_null (cancelled);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* ---- exact ---- */
+
+static void
+test_exact (void)
+{
+  static const Case cases[] = {
+    { "[[\"Oil and gas\"]]", "oil and gas.", C, "the response is the value" },
+    { "[[\"Oil and gas\"]]", "  “Oil & Gas”\n", C, NULL },
+    { "[[\"Oil and gas\"]]", "The oil and gas industry.", I, "the response is not exactly “Oil and gas”" },
+    { "[[\"USA\"]]", "United States", C, NULL },
+    { "[[\"2023-04-01\"]]", "April 1, 2023", C, NULL },
+    { "[[433.5]]", "433.50", C, NULL },
+    { "[[\"Paris\"], [\"London\"]]", "London, Paris", C, "the response is the 2 values" },
+    { "[[\"Paris\"], [\"London\"]]", "Paris\nLondon\n", C, NULL },
+    { "[[\"Paris\"], [\"London\"]]", "Paris and London", I, "the response is not exactly the 2 values (“Paris”, …)" },
+    { "[[\"Paris\"], [\"London\"]]", "Paris", I, NULL },
+    { "[[\"Paris\"], [\"London\"]]", "Paris, London, Rome", I, NULL },
+    { "[[\"Alice\", 30], [\"Bob\", 25]]", "Bob 25; Alice 30", C, NULL },
+    { "[[\"Alice\", 30], [\"Bob\", 25]]", "Alice 25; Bob 30", I, NULL },
+    { "[[\"New York\"], [\"New York City\"]]", "New York City, New York", C, NULL },
+    { "[[\"—\"]]", " — ", C, NULL },
+    { "[[\"Paris\"]]", "I'm sorry, I don't know.", I, "refusal: I'm sorry" },
+  };
+  check ("exact", NULL, cases, G_N_ELEMENTS (cases));
+}
+
+/* ---- f1 ---- */
+
+static void
+test_f1 (void)
+{
+  static const Case cases[] = {
+    { "[[\"oil and gas\"]]", "Oil and gas industry", C, "F1 0.86 (precision 0.75, recall 1.00)" },
+    { "[[\"oil and gas\"]]", "The oil and gas industry in the region", C, "F1 0.67" },
+    { "[[\"oil and gas\"]]", "Cars", I, "F1 0.00 below 0.50 (precision 0.00, recall 0.00)" },
+    { "[[\"oil and gas\"]]", "I'm sorry, I don't know about oil and gas.", I, "refusal: I'm sorry" },
+  };
+  static const Case strict[] = {
+    { "[[\"oil and gas\"]]", "The oil and gas industry in the region", I, "F1 0.67 below 0.90" },
+    { "[[\"oil and gas\"]]", "oil & gas", C, "F1 1.00" },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("f1", NULL);
+  g_autoptr (GrammarRecord) record = make_record (NULL, "[[\"oil and gas\"]]", "Oil and gas industry");
+  g_autoptr (GrammarVerdict) verdict = judge (matcher, record);
+
+  check_cases (matcher, "f1", cases, G_N_ELEMENTS (cases));
+  g_assert_cmpfloat_with_epsilon (grammar_verdict_get_score (verdict), 6.0 / 7.0, 1e-9);
+  check ("f1", "threshold=0.9\n", strict, G_N_ELEMENTS (strict));
+}
+
+/* ---- configuration ---- */
+
+static void
+assert_config_error (const char *keyfile,
+                     int         code,
+                     const char *part1,
+                     const char *part2)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GObject) matcher = build_full (keyfile, "matcher", &error);
+
+  g_assert_null (matcher);
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, code);
+  grammar_test_assert_contains (error->message, part1);
+  if (part2 != NULL)
+    grammar_test_assert_contains (error->message, part2);
+}
+
+static void
+test_config (void)
+{
+  g_autofree char *bad = grammar_test_write_file (tmpdir, "bad-aliases.txt", "USA|US\n  |  \n");
+
+  assert_config_error ("[matcher]\nplugin=contains\nthresold=0.5\n", GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY,
+                       "thresold", "ignore-query-names");
+  assert_config_error ("[matcher]\nplugin=f1\nthreshold=1.5\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "threshold", "“1.5” is not a number from 0 to 1");
+  assert_config_error ("[matcher]\nplugin=f1\nthreshold=-0.1\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "threshold", NULL);
+  assert_config_error ("[matcher]\nplugin=contains\nday-first=maybe\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "day-first", NULL);
+  assert_config_error ("[matcher]\nplugin=exact\naliases=missing.txt\n", GRAMMAR_CONFIG_ERROR_INIT,
+                       "aliases: ", "missing.txt");
+  assert_config_error ("[matcher]\nplugin=contains\naliases=bad-aliases.txt\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "aliases: ", "bad-aliases.txt:2: an alias set needs at least one name");
+  assert_config_error ("[matcher]\nplugin=llm-judge\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE, "llm is required", NULL);
+  assert_config_error ("[llm]\nplugin=openai\nmodel=m\nbase-url=http://127.0.0.1:9/v1\ncache=\n"
+                       "[matcher]\nplugin=llm-judge\nllm=llm\nprompt=Judge {given_response}\n",
+                       GRAMMAR_CONFIG_ERROR_BAD_VALUE, "prompt must contain both {true_answer} and {given_response}",
+                       NULL);
+  assert_config_error ("[matcher]\nplugin=llm-judge\ntemperature=3\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "temperature", NULL);
+}
+
+/* ---- llm-judge ---- */
+
+static JsonObject *
+server_stats (GrammarTestServer *server)
+{
+  g_autoptr (SoupSession) session = soup_session_new ();
+  g_autofree char *uri = g_strconcat (server->root, "/_stats", NULL);
+  g_autoptr (SoupMessage) message = soup_message_new ("GET", uri);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = soup_session_send_and_read (session, message, NULL, &error);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  g_assert_no_error (error);
+  json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static gint64
+chat_requests (GrammarTestServer *server)
+{
+  g_autoptr (JsonObject) stats = server_stats (server);
+
+  return json_object_get_int_member (stats, "chat");
+}
+
+/* The replies depend on the response in the prompt; the first two rules
+ * also check that the prompt is the paper's, filled in. */
+static const char judge_rules[] =
+  "{\"rules\": ["
+  " {\"match\": \"^Evaluate the accuracy of the given response in relation to the true answer for the specified "
+  "query\\\\. After evaluating, provide a judgement as either \\\"Correct\\\" or \\\"Incorrect\\\" based on whether "
+  "the ##Given Response## accurately matches the ##True Answer##\\\\.\\\\n##Query##: Which industry\\\\?\\\\n"
+  "##True Answer##: Oil and gas\\\\n##Given Response##: RESP-CORRECT\\\\n##Judgement##:$\", \"reply\": \"Correct\"},"
+  " {\"match\": \"##True Answer##: Alice, 30; Bob, 25\\\\n##Given Response##: RESP-ROWS\\\\n\", \"reply\": \"correct.\"},"
+  " {\"match\": \"RESP-INCORRECT\", \"reply\": \"Incorrect\"},"
+  " {\"match\": \"RESP-MARKDOWN\", \"reply\": \"**Judgement**: INCORRECT.\"},"
+  " {\"match\": \"RESP-NOT\", \"reply\": \"The response is not correct.\"},"
+  " {\"match\": \"RESP-GARBAGE\", \"reply\": \"I cannot judge this; the answer is ambiguous.\"},"
+  " {\"match\": \"RESP-LONG\", \"reply\": \"%s\"},"
+  " {\"match\": \"RESP-ERROR\", \"status\": 400, \"error\": \"the judge request is bad\"},"
+  " {\"match\": \"RESP-KEY\", \"status\": 401, \"error\": \"no entry for " SECRET "\"}"
+  "], \"default\": {\"reply\": \"no rule matched\"}}";
+
+static GrammarMatcher *
+build_judge (GrammarTestServer *server)
+{
+  g_autofree char *keyfile = g_strdup_printf (
+    "[judge-llm]\nplugin=openai\nbase-url=%s\nmodel=judge\napi-key-env=" KEY_ENV "\ncache=\nmax-retries=0\n"
+    "[matcher]\nplugin=llm-judge\nllm=judge-llm\n", server->url);
+  g_autoptr (GError) error = NULL;
+  GObject *matcher = build_full (keyfile, "matcher", &error);
+
+  g_assert_no_error (error);
+  return GRAMMAR_MATCHER (matcher);
+}
+
+static void
+test_llm_judge (void)
+{
+  g_autofree char *long_reply = g_strnfill (300, 'x');
+  g_autofree char *rules_text = g_strdup_printf (judge_rules, long_reply);
+  g_autofree char *rules = grammar_test_write_file (tmpdir, "judge-rules.json", rules_text);
+  const char * const args[] = { "--rules", rules, "--api-key", SECRET, NULL };
+  GrammarTestServer *server = grammar_test_server_start (args);
+  g_autoptr (GrammarMatcher) matcher = build_judge (server);
+  static const Case cases[] = {
+    { "[[\"Oil and gas\"]]", "RESP-CORRECT", C, "the judge replied “Correct”", "Which industry?" },
+    { "[[\"Alice\", 30], [\"Bob\", 25]]", "RESP-ROWS", C, NULL, "Who?" },
+    { "[[\"x\"]]", "RESP-INCORRECT", I, "the judge replied “Incorrect”", "q" },
+    { "[[\"x\"]]", "RESP-MARKDOWN", I, NULL, "q" },
+    { "[[\"x\"]]", "RESP-NOT", I, NULL, "q" },
+    { "[[\"x\"]]", "RESP-GARBAGE", U,
+      "the judge's reply has neither Correct nor Incorrect: “I cannot judge this; the answer is ambiguous.”", "q" },
+    { "[[\"x\"]]", "RESP-ERROR", U, "the judge failed: ", "q" },
+    { "[[\"x\"]]", "RESP-KEY", U, "the judge failed: ", "q" },
+    { "[[\"Oil and gas\"]]", "RESP-CORRECT but another query", U, "“no rule matched”", "Which industry?" },
+  };
+
+  check_cases (matcher, "llm-judge", cases, G_N_ELEMENTS (cases));
+  g_assert_cmpint (chat_requests (server), ==, G_N_ELEMENTS (cases));
+
+  /* scores, the error's message, never the key, a long reply cut */
+  {
+    g_autoptr (GrammarRecord) right = make_record ("Which industry?", "[[\"Oil and gas\"]]", "RESP-CORRECT");
+    g_autoptr (GrammarRecord) failed = make_record ("q", "[[\"x\"]]", "RESP-ERROR");
+    g_autoptr (GrammarRecord) key = make_record ("q", "[[\"x\"]]", "RESP-KEY");
+    g_autoptr (GrammarRecord) chatty = make_record ("q", "[[\"x\"]]", "RESP-LONG");
+    g_autoptr (GrammarVerdict) v_right = judge_on_main_loop (matcher, right);
+    g_autoptr (GrammarVerdict) v_failed = judge (matcher, failed);
+    g_autoptr (GrammarVerdict) v_key = judge (matcher, key);
+    g_autoptr (GrammarVerdict) v_chatty = judge (matcher, chatty);
+    const char *reason = grammar_verdict_get_reason (v_chatty);
+
+    g_assert_cmpfloat (grammar_verdict_get_score (v_right), ==, 1.0);
+    grammar_test_assert_contains (grammar_verdict_get_reason (v_failed), "HTTP 400: the judge request is bad");
+    g_assert_null (strstr (grammar_verdict_get_reason (v_key), SECRET));
+    g_assert_cmpint (grammar_verdict_get_kind (v_chatty), ==, GRAMMAR_VERDICT_UNMEASURED);
+    g_assert_true (g_str_has_suffix (reason, "…”"));
+    g_assert_null (strstr (reason, long_reply));
+    g_assert_nonnull (strstr (reason, long_reply + 100));
+  }
+
+  /* nothing to judge: no request */
+  {
+    g_autoptr (GrammarRecord) empty = make_record ("q", "[[\"x\"]]", "");
+    g_autoptr (GrammarRecord) no_answer = make_record ("q", "[]", "RESP-CORRECT");
+    g_autoptr (GrammarVerdict) v1 = judge_on_main_loop (matcher, empty);
+    g_autoptr (GrammarVerdict) v2 = judge (matcher, no_answer);
+    gint64 before = chat_requests (server);
+
+    g_assert_cmpstr (grammar_verdict_get_reason (v1), ==, "the response is empty");
+    g_assert_cmpstr (grammar_verdict_get_reason (v2), ==, "the true answer is empty");
+    g_assert_cmpint (chat_requests (server), ==, before);
+  }
+  grammar_test_server_close (server);
+  grammar_test_server_free (server);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = grammar_test_make_tmp_dir ("grammar-matchers-XXXXXX");
+  g_setenv (KEY_ENV, SECRET, TRUE);
+
+  g_test_add_func ("/matchers/contains/basic", test_contains_basic);
+  g_test_add_func ("/matchers/contains/numbers", test_contains_numbers);
+  g_test_add_func ("/matchers/contains/dates", test_contains_dates);
+  g_test_add_func ("/matchers/contains/aliases", test_contains_aliases);
+  g_test_add_func ("/matchers/contains/word-boundaries", test_contains_word_boundaries);
+  g_test_add_func ("/matchers/contains/refusals", test_contains_refusals);
+  g_test_add_func ("/matchers/contains/rows", test_contains_rows);
+  g_test_add_func ("/matchers/contains/unicode", test_contains_unicode);
+  g_test_add_func ("/matchers/contains/quotes", test_contains_quotes);
+  g_test_add_func ("/matchers/contains/bindings", test_contains_bindings);
+  g_test_add_func ("/matchers/unmeasured", test_unmeasured);
+  g_test_add_func ("/matchers/async", test_async);
+  g_test_add_func ("/matchers/exact", test_exact);
+  g_test_add_func ("/matchers/f1", test_f1);
+  g_test_add_func ("/matchers/config", test_config);
+  g_test_add_func ("/matchers/llm-judge", test_llm_judge);
+
+  status = g_test_run ();
+  grammar_test_remove_tree (tmpdir);
+  g_free (tmpdir);
+  return status;
+}
