@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "grammar-cli.h"
 
@@ -42,17 +43,50 @@ grammar_cli_report (const char   *command,
   return grammar_error_is_input_error (error) ? GRAMMAR_EXIT_USAGE : GRAMMAR_EXIT_FAILED;
 }
 
+/* "SECTION.KEY=VALUE" settings that grammar_cli_load_config() adds to
+ * every keyfile it loads: how `grammar run` hands its stages the corpus it
+ * wrote. NULL: none. */
+static GStrv config_overrides = NULL;
+
+void
+grammar_cli_set_config_overrides (const char * const *overrides)
+{
+  g_strfreev (config_overrides);
+  config_overrides = g_strdupv ((char **) overrides);
+}
+
 GrammarConfig *
 grammar_cli_load_config (const char  *path,
                          GError     **error)
 {
+  GrammarConfig *config;
+  GKeyFile *key_file;
+
   if (path == NULL)
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_PARSE,
                    "no configuration given; pass -c FILE.ini (see examples/demo.ini)");
       return NULL;
     }
-  return grammar_config_new_from_file (path, error);
+  config = grammar_config_new_from_file (path, error);
+  if (config == NULL)
+    return NULL;
+  key_file = grammar_config_get_key_file (config);
+  for (guint i = 0; config_overrides != NULL && config_overrides[i] != NULL; i++)
+    {
+      const char *setting = config_overrides[i];
+      const char *dot = strchr (setting, '.');
+      const char *equals = strchr (setting, '=');
+      g_autofree char *section = NULL;
+      g_autofree char *key = NULL;
+
+      if (dot == NULL || equals == NULL || equals < dot)
+        continue;
+      section = g_strndup (setting, dot - setting);
+      key = g_strndup (dot + 1, equals - dot - 1);
+      g_key_file_set_string (key_file, section, key, equals + 1);
+    }
+  return config;
 }
 
 void

@@ -47,6 +47,9 @@ int            grammar_cli_report      (const char     *command,
                                         const GError   *error);
 GrammarConfig *grammar_cli_load_config (const char     *path,
                                         GError        **error);
+void           grammar_cli_set_config_overrides (const char * const *overrides);
+int            grammar_cli_run         (int            argc,
+                                        char         **argv);
 void           grammar_cli_print_json  (JsonNode       *node);
 void           grammar_cli_print_llm_stats (GObject    *llm);
 
