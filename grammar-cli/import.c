@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "grammar-cli.h"
-#include "grammar-file-private.h"
 
 typedef struct
 {
@@ -119,30 +118,6 @@ is_results_file (const char *path)
   return tagged;
 }
 
-static gboolean
-write_records (GOutputStream  *stream,
-               gpointer        user_data,
-               GCancellable   *cancellable,
-               GError        **error)
-{
-  GPtrArray *records = user_data;
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      g_autoptr (JsonNode) node = grammar_record_to_json (g_ptr_array_index (records, i));
-      g_autofree char *line = NULL;
-      gsize length;
-
-      json_generator_set_root (generator, node);
-      line = json_generator_to_data (generator, &length);
-      if (!g_output_stream_write_all (stream, line, length, NULL, cancellable, error) ||
-          !g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* The Python tool's evaluation results become a judged file that
  * `grammar report` reads. */
 static int
@@ -172,7 +147,7 @@ import_results (Options  *options,
       fprintf (stderr, "grammar import: no result in the input; nothing written\n");
       return GRAMMAR_EXIT_USAGE;
     }
-  if (!grammar_file_write_atomically (options->output, write_records, records, NULL, &error))
+  if (!grammar_record_save_jsonl (records, options->output, NULL, &error))
     return grammar_cli_report ("import", error);
   if (!options->quiet)
     fprintf (stderr, "grammar import: %u judged record(s) written to %s\n", records->len, options->output);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "grammar-error.h"
+#include "grammar-file-private.h"
 #include "grammar-record.h"
 
 /**
@@ -1121,4 +1122,56 @@ grammar_record_set_retrieval_verdict (GrammarRecord      *self,
 
   self->retrieval = retrieval;
   self->has_retrieval = TRUE;
+}
+
+static gboolean
+write_records (GOutputStream  *stream,
+               gpointer        user_data,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  GPtrArray *records = user_data;
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      g_autoptr (JsonNode) node = grammar_record_to_json (g_ptr_array_index (records, i));
+      g_autofree char *line = NULL;
+      gsize length;
+
+      json_generator_set_root (generator, node);
+      line = json_generator_to_data (generator, &length);
+      if (!g_output_stream_write_all (stream, line, length, NULL, cancellable, error) ||
+          !g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * grammar_record_save_jsonl:
+ * @records: (element-type GrammarRecord): the records, in the order to write
+ * @path: (type filename): the JSON Lines file to write
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes @records to @path, one grammar_record_to_json() line each, all
+ * at once or not at all: the lines go to a temporary file in the same
+ * folder that replaces @path only when everything was written, so a
+ * failed or interrupted write leaves the previous file, or none.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set (its message names
+ *   @path)
+ */
+gboolean
+grammar_record_save_jsonl (GPtrArray     *records,
+                           const char    *path,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  g_return_val_if_fail (records != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return grammar_file_write_atomically (path, write_records, records, cancellable, error);
 }

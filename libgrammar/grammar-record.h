@@ -22,6 +22,10 @@ GrammarRecord      *grammar_record_new                   (void);
 GrammarRecord      *grammar_record_new_from_json         (JsonNode           *node,
                                                           GError            **error);
 JsonNode           *grammar_record_to_json               (GrammarRecord      *self);
+gboolean            grammar_record_save_jsonl            (GPtrArray          *records,
+                                                          const char         *path,
+                                                          GCancellable       *cancellable,
+                                                          GError            **error);
 
 const char         *grammar_record_get_id                (GrammarRecord      *self);
 void                grammar_record_set_id                (GrammarRecord      *self,
