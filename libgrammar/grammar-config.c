@@ -279,22 +279,6 @@ set_error (GrammarConfig      *self,
     g_set_error (error, GRAMMAR_CONFIG_ERROR, code, "%s: %s", self->path, message);
 }
 
-static char *
-describe_properties (GObjectClass *klass)
-{
-  g_autofree GParamSpec **specs = NULL;
-  GString *names = g_string_new (NULL);
-  guint n = 0;
-
-  specs = g_object_class_list_properties (klass, &n);
-  for (guint i = 0; i < n; i++)
-    if ((specs[i]->flags & G_PARAM_WRITABLE) != 0)
-      g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", specs[i]->name);
-  if (names->len == 0)
-    g_string_append (names, "(none)");
-  return g_string_free (names, FALSE);
-}
-
 /* Conversion of one key --------------------------------------------------- */
 
 static GObject *build_section (GrammarConfig  *self,
@@ -604,6 +588,101 @@ convert_key (GrammarConfig  *self,
     }
 }
 
+/* Setting the keys of a section on an object ------------------------------ */
+
+static char *
+describe_settable (GObjectClass *klass,
+                   GParamFlags   excluded)
+{
+  g_autofree GParamSpec **specs = NULL;
+  GString *names = g_string_new (NULL);
+  guint n = 0;
+
+  specs = g_object_class_list_properties (klass, &n);
+  for (guint i = 0; i < n; i++)
+    if ((specs[i]->flags & G_PARAM_WRITABLE) != 0 && (specs[i]->flags & excluded) == 0)
+      g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", specs[i]->name);
+  if (names->len == 0)
+    g_string_append (names, "(none)");
+  return g_string_free (names, FALSE);
+}
+
+/* The writable property a key of @section sets on @klass, or NULL with
+ * @error naming the keys there are. Properties with a flag of @excluded
+ * (construct-only ones, for an object that exists already) cannot be set. */
+static GParamSpec *
+find_key_property (GrammarConfig  *self,
+                   GObjectClass   *klass,
+                   const char     *section,
+                   const char     *key,
+                   const char     *owner,
+                   const char     *other_keys,
+                   GParamFlags     excluded,
+                   GError        **error)
+{
+  GParamSpec *pspec = g_object_class_find_property (klass, key);
+  g_autofree char *known = NULL;
+
+  if (pspec != NULL && (pspec->flags & G_PARAM_WRITABLE) != 0 && (pspec->flags & excluded) == 0)
+    return pspec;
+  known = describe_settable (klass, excluded);
+  set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, key,
+             "unknown key for %s; its keys are: %s%s", owner, other_keys, known);
+  return NULL;
+}
+
+/**
+ * grammar_config_configure:
+ * @self: a #GrammarConfig
+ * @section: the section whose keys to apply
+ * @object: the object to configure
+ * @error: return location for a #GError
+ *
+ * Sets every key of @section as the property of that name on @object,
+ * converted by the property's #GParamSpec exactly as for the plugins that
+ * grammar_config_build() makes (paths resolved against the keyfile's
+ * folder, object properties built from the section they name). This is how
+ * a section that configures a stage rather than a plugin, such as
+ * `[judge]` or `[run]`, is read: it has no `plugin=` key, and each of its
+ * keys is a writable property of the stage's object that is not
+ * construct-only. A missing section sets nothing.
+ *
+ * Every error has the form `FILE: [SECTION] KEY: message`; the keys
+ * before the one that failed stay set.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+grammar_config_configure (GrammarConfig  *self,
+                          const char     *section,
+                          GObject        *object,
+                          GError        **error)
+{
+  g_auto (GStrv) keys = NULL;
+  g_autofree char *owner = NULL;
+
+  g_return_val_if_fail (GRAMMAR_IS_CONFIG (self), FALSE);
+  g_return_val_if_fail (section != NULL, FALSE);
+  g_return_val_if_fail (G_IS_OBJECT (object), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!g_key_file_has_group (self->key_file, section))
+    return TRUE;
+  owner = g_strdup_printf ("[%s]", section);
+  keys = g_key_file_get_keys (self->key_file, section, NULL, NULL);
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      g_auto (GValue) value = G_VALUE_INIT;
+      GParamSpec *pspec = find_key_property (self, G_OBJECT_GET_CLASS (object), section, keys[i], owner, "",
+                                             G_PARAM_CONSTRUCT_ONLY, error);
+
+      if (pspec == NULL || !convert_key (self, pspec, section, keys[i], &value, error))
+        return FALSE;
+      g_object_set_property (object, pspec->name, &value);
+    }
+  return TRUE;
+}
+
 /* Building a section ------------------------------------------------------ */
 
 static GrammarPluginInfo *
@@ -703,6 +782,8 @@ instantiate (GrammarConfig      *self,
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GArray) values = g_array_new (FALSE, TRUE, sizeof (GValue));
   g_autoptr (GObject) object = NULL;
+  g_autofree char *owner = g_strdup_printf ("%s plugin “%s”", grammar_plugin_info_get_interface_name (info),
+                                            grammar_plugin_info_get_name (info));
   gsize n_keys = 0;
 
   g_array_set_clear_func (values, (GDestroyNotify) g_value_unset);
@@ -716,17 +797,9 @@ instantiate (GrammarConfig      *self,
       if (g_str_equal (keys[i], "plugin"))
         continue;
 
-      pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), keys[i]);
-      if (pspec == NULL || (pspec->flags & G_PARAM_WRITABLE) == 0)
-        {
-          g_autofree char *known = describe_properties (G_OBJECT_CLASS (klass));
-
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
-                     "unknown key for %s plugin “%s”; its keys are: plugin, %s",
-                     grammar_plugin_info_get_interface_name (info),
-                     grammar_plugin_info_get_name (info), known);
-          return NULL;
-        }
+      pspec = find_key_property (self, G_OBJECT_CLASS (klass), section, keys[i], owner, "plugin, ", 0, error);
+      if (pspec == NULL)
+        return NULL;
 
       g_array_append_val (values, value);
       if (!convert_key (self, pspec, section, keys[i],

@@ -43,5 +43,9 @@ GObject       *grammar_config_build         (GrammarConfig  *self,
                                              const char     *section,
                                              GType           interface_type,
                                              GError        **error);
+gboolean       grammar_config_configure     (GrammarConfig  *self,
+                                             const char     *section,
+                                             GObject        *object,
+                                             GError        **error);
 
 G_END_DECLS

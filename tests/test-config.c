@@ -7,6 +7,8 @@
 
 #include <grammar.h>
 
+#include "grammar-test-util.h"
+
 /* A component with one property of every kind a keyfile can set. It is
  * registered statically as the matcher "probe", the way a module would. */
 
@@ -123,6 +125,78 @@ test_probe_init (TestProbe *self)
 {
   self->count = 1;
   self->ratio = 0.5;
+}
+
+/* A stage-like object: plain read-write properties, set after construction */
+
+#define TEST_TYPE_STAGE (test_stage_get_type ())
+G_DECLARE_FINAL_TYPE (TestStage, test_stage, TEST, STAGE, GObject)
+
+struct _TestStage
+{
+  GObject parent_instance;
+  int count;
+  char *file;
+  GrammarMatcher *matcher;
+};
+
+enum { STAGE_PROP_0, STAGE_PROP_COUNT, STAGE_PROP_FILE, STAGE_PROP_MATCHER, STAGE_PROP_FIXED, N_STAGE_PROPS };
+
+G_DEFINE_FINAL_TYPE (TestStage, test_stage, G_TYPE_OBJECT)
+
+static void
+test_stage_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  TestStage *self = TEST_STAGE (object);
+
+  switch (id)
+    {
+    case STAGE_PROP_COUNT: self->count = g_value_get_int (value); break;
+    case STAGE_PROP_FILE: g_free (self->file); self->file = g_value_dup_string (value); break;
+    case STAGE_PROP_MATCHER: g_set_object (&self->matcher, g_value_get_object (value)); break;
+    case STAGE_PROP_FIXED: break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+test_stage_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+}
+
+static void
+test_stage_finalize (GObject *object)
+{
+  TestStage *self = TEST_STAGE (object);
+
+  g_free (self->file);
+  g_clear_object (&self->matcher);
+  G_OBJECT_CLASS (test_stage_parent_class)->finalize (object);
+}
+
+static void
+test_stage_class_init (TestStageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS;
+  GParamSpec *props[N_STAGE_PROPS] = { NULL, };
+
+  object_class->set_property = test_stage_set_property;
+  object_class->get_property = test_stage_get_property;
+  object_class->finalize = test_stage_finalize;
+  props[STAGE_PROP_COUNT] = g_param_spec_int ("count", NULL, "An int", 1, 100, 1, flags);
+  props[STAGE_PROP_FILE] = g_param_spec_string ("file", NULL, "A path", NULL, flags | GRAMMAR_PARAM_PATH);
+  props[STAGE_PROP_MATCHER] = g_param_spec_object ("matcher", NULL, "A matcher", GRAMMAR_TYPE_MATCHER, flags);
+  props[STAGE_PROP_FIXED] = g_param_spec_int ("fixed", NULL, "Construct-only", 0, 1, 0,
+                                              flags | G_PARAM_CONSTRUCT_ONLY);
+  g_object_class_install_properties (object_class, N_STAGE_PROPS, props);
+}
+
+static void
+test_stage_init (TestStage *self)
+{
+  self->count = 1;
 }
 
 /* Helpers ------------------------------------------------------------------ */
@@ -344,6 +418,51 @@ test_references (void)
   g_assert_null (TEST_PROBE (lonely)->next);
 }
 
+/* A section without plugin= configures an existing object: its keys are
+ * the object's writable properties, converted as for plugins. */
+static void
+test_configure (void)
+{
+  g_autoptr (GrammarConfig) config = config_from_text ("stage.ini",
+    "[stage]\ncount=7\nfile=out/x.jsonl\nmatcher=m\n"
+    "[m]\nplugin=probe\nlabel=shared\n"
+    "[bad-value]\ncount=0\n"
+    "[unknown]\ncount=2\ncolour=red\n"
+    "[fixed]\nfixed=1\n");
+  g_autoptr (TestStage) stage = g_object_new (TEST_TYPE_STAGE, NULL);
+  g_autoptr (TestStage) other = g_object_new (TEST_TYPE_STAGE, NULL);
+  g_autoptr (GObject) matcher = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *expected_file = g_build_filename (tmpdir, "out", "x.jsonl", NULL);
+
+  g_assert_true (grammar_config_configure (config, "stage", G_OBJECT (stage), &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (stage->count, ==, 7);
+  g_assert_cmpstr (stage->file, ==, expected_file);
+  matcher = grammar_config_build (config, "m", GRAMMAR_TYPE_MATCHER, &error);
+  g_assert_no_error (error);
+  g_assert_true (G_OBJECT (stage->matcher) == matcher);
+
+  /* a missing section sets nothing */
+  g_assert_true (grammar_config_configure (config, "absent", G_OBJECT (other), &error));
+  g_assert_cmpint (other->count, ==, 1);
+
+  g_assert_false (grammar_config_configure (config, "bad-value", G_OBJECT (other), &error));
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE);
+  grammar_test_assert_contains (error->message, "stage.ini: [bad-value] count: ");
+  g_clear_error (&error);
+
+  g_assert_false (grammar_config_configure (config, "unknown", G_OBJECT (other), &error));
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY);
+  grammar_test_assert_contains (error->message, "stage.ini: [unknown] colour: unknown key for [unknown]; "
+                                                "its keys are: count, file, matcher");
+  g_clear_error (&error);
+
+  /* construct-only properties cannot be set on an object that exists */
+  g_assert_false (grammar_config_configure (config, "fixed", G_OBJECT (other), &error));
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY);
+}
+
 static void
 test_cycle (void)
 {
@@ -476,6 +595,7 @@ main (int    argc,
   g_test_add_func ("/config/paths", test_paths);
   g_test_add_func ("/config/references", test_references);
   g_test_add_func ("/config/cycle", test_cycle);
+  g_test_add_func ("/config/configure", test_configure);
   g_test_add_func ("/config/wrong-interface", test_wrong_interface);
   g_test_add_func ("/config/from-data", test_from_data);
   g_test_add_func ("/registry/plugins", test_registry);
