@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib-unix.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,50 +45,17 @@ grammar_cli_report (const char   *command,
   return grammar_error_is_input_error (error) ? GRAMMAR_EXIT_USAGE : GRAMMAR_EXIT_FAILED;
 }
 
-/* "SECTION.KEY=VALUE" settings that grammar_cli_load_config() adds to
- * every keyfile it loads: how `grammar run` hands its stages the corpus it
- * wrote. NULL: none. */
-static GStrv config_overrides = NULL;
-
-void
-grammar_cli_set_config_overrides (const char * const *overrides)
-{
-  g_strfreev (config_overrides);
-  config_overrides = g_strdupv ((char **) overrides);
-}
-
 GrammarConfig *
 grammar_cli_load_config (const char  *path,
                          GError     **error)
 {
-  GrammarConfig *config;
-  GKeyFile *key_file;
-
   if (path == NULL)
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_PARSE,
                    "no configuration given; pass -c FILE.ini (see examples/demo.ini)");
       return NULL;
     }
-  config = grammar_config_new_from_file (path, error);
-  if (config == NULL)
-    return NULL;
-  key_file = grammar_config_get_key_file (config);
-  for (guint i = 0; config_overrides != NULL && config_overrides[i] != NULL; i++)
-    {
-      const char *setting = config_overrides[i];
-      const char *dot = strchr (setting, '.');
-      const char *equals = strchr (setting, '=');
-      g_autofree char *section = NULL;
-      g_autofree char *key = NULL;
-
-      if (dot == NULL || equals == NULL || equals < dot)
-        continue;
-      section = g_strndup (setting, dot - setting);
-      key = g_strndup (dot + 1, equals - dot - 1);
-      g_key_file_set_string (key_file, section, key, equals + 1);
-    }
-  return config;
+  return grammar_config_new_from_file (path, error);
 }
 
 void
@@ -145,4 +114,71 @@ grammar_cli_print_llm_stats (GObject *llm)
   fprintf (stderr, "llm: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT " cache hits, %" G_GUINT64_FORMAT
            " retries, %" G_GUINT64_FORMAT " prompt + %" G_GUINT64_FORMAT " completion tokens\n",
            requests, cache_hits, retries, prompt_tokens, completion_tokens);
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  GAsyncResult *result;
+  int signal;   /* the first signal that came, or 0 */
+} Waiting;
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Waiting *waiting = user_data;
+
+  waiting->result = g_object_ref (result);
+  g_main_context_wakeup (NULL);
+}
+
+static gboolean
+on_signal (Waiting *waiting,
+           int      number)
+{
+  if (waiting->signal == 0)
+    waiting->signal = number;
+  g_cancellable_cancel (waiting->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean on_sigint (gpointer data) { return on_signal (data, SIGINT); }
+static gboolean on_sigterm (gpointer data) { return on_signal (data, SIGTERM); }
+static gboolean on_sighup (gpointer data) { return on_signal (data, SIGHUP); }
+
+/* Runs @start on the default main context until @finish says it is over,
+ * cancelling it on SIGINT, SIGTERM or SIGHUP. Returns GRAMMAR_EXIT_OK, or
+ * 128 + the signal's number when a signal stopped it, or
+ * GRAMMAR_EXIT_FAILED with @error set when it failed. */
+int
+grammar_cli_run_until_done (GObject          *source,
+                            GrammarCliStart   start,
+                            GrammarCliFinish  finish,
+                            GError          **error)
+{
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) local_error = NULL;
+  Waiting waiting = { cancellable, NULL, 0 };
+  guint sources[3];
+  gboolean ok;
+
+  sources[0] = g_unix_signal_add (SIGINT, on_sigint, &waiting);
+  sources[1] = g_unix_signal_add (SIGTERM, on_sigterm, &waiting);
+  sources[2] = g_unix_signal_add (SIGHUP, on_sighup, &waiting);
+  start (source, cancellable, on_done, &waiting);
+  while (waiting.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    g_source_remove (sources[i]);
+
+  ok = finish (source, waiting.result, &local_error);
+  g_object_unref (waiting.result);
+  if (ok)
+    return GRAMMAR_EXIT_OK;
+  if (waiting.signal != 0 && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return 128 + waiting.signal;
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return GRAMMAR_EXIT_FAILED;
 }

@@ -47,10 +47,24 @@ int            grammar_cli_report      (const char     *command,
                                         const GError   *error);
 GrammarConfig *grammar_cli_load_config (const char     *path,
                                         GError        **error);
-void           grammar_cli_set_config_overrides (const char * const *overrides);
 int            grammar_cli_run         (int            argc,
                                         char         **argv);
 void           grammar_cli_print_json  (JsonNode       *node);
 void           grammar_cli_print_llm_stats (GObject    *llm);
+
+/* An asynchronous operation of @source: grammar_method_run_async() and
+ * its finish function have these shapes. */
+typedef void     (*GrammarCliStart)  (GObject              *source,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data);
+typedef gboolean (*GrammarCliFinish) (GObject              *source,
+                                      GAsyncResult         *result,
+                                      GError              **error);
+
+int            grammar_cli_run_until_done (GObject          *source,
+                                           GrammarCliStart   start,
+                                           GrammarCliFinish  finish,
+                                           GError          **error);
 
 G_END_DECLS

@@ -11,7 +11,6 @@
 
 /* What --max-list is when not given, for the text report: a terminal
  * shows a few examples; the other formats are for keeping, so all. */
-#define TEXT_MAX_LIST 20
 
 /* Writes to stdout through memory, since stdio owns the descriptor. */
 static gboolean
@@ -68,36 +67,6 @@ check_options (const char          *input,
 
 /* The report JSON: the evaluation of @input, and the comparison with
  * @against when it is given. */
-static JsonNode *
-build_report (const char  *input,
-              const char  *against,
-              gboolean     balance,
-              double       alpha,
-              guint        max_list,
-              GError     **error)
-{
-  g_autoptr (GrammarEvaluation) a = NULL;
-  g_autoptr (GrammarEvaluation) b = NULL;
-  g_autoptr (GrammarComparison) comparison = NULL;
-  g_autoptr (JsonNode) report = NULL;
-
-  a = grammar_evaluation_load (input, NULL, error);
-  if (a == NULL)
-    return NULL;
-  report = grammar_evaluation_to_json (a, max_list);
-  if (against == NULL)
-    return g_steal_pointer (&report);
-
-  b = grammar_evaluation_load (against, NULL, error);
-  if (b == NULL)
-    return NULL;
-  comparison = grammar_comparison_new (a, b, balance, alpha, error);
-  if (comparison == NULL)
-    return NULL;
-  json_object_set_member (json_node_get_object (report), "comparison", grammar_comparison_to_json (comparison));
-  return g_steal_pointer (&report);
-}
-
 int
 grammar_cli_report_main (int    argc,
                          char **argv)
@@ -152,9 +121,9 @@ grammar_cli_report_main (int    argc,
   if (!check_options (input, against, format_name, &format, max_list, alpha, balance, argc, argv))
     return GRAMMAR_EXIT_USAGE;
   if (max_list < 0)
-    max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? TEXT_MAX_LIST : 0;
+    max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? GRAMMAR_REPORT_TEXT_MAX_LIST : 0;
 
-  report = build_report (input, against, balance, isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
+  report = grammar_report_build (input, against, balance, isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
   if (report == NULL)
     return grammar_cli_report ("report", error);
 

@@ -51,6 +51,7 @@ struct _GrammarConfig
   char *base_dir;      /* absolute */
   GKeyFile *key_file;
   GHashTable *built;   /* section → GObject */
+  GHashTable *overrides; /* section → (property → GValue *) */
   GPtrArray *building; /* sections being built, outermost first */
 };
 
@@ -65,6 +66,7 @@ grammar_config_finalize (GObject *object)
   g_free (self->base_dir);
   g_key_file_unref (self->key_file);
   g_hash_table_unref (self->built);
+  g_hash_table_unref (self->overrides);
   g_ptr_array_unref (self->building);
 
   G_OBJECT_CLASS (grammar_config_parent_class)->finalize (object);
@@ -82,6 +84,54 @@ grammar_config_init (GrammarConfig *self)
   self->key_file = g_key_file_new ();
   self->built = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->building = g_ptr_array_new_with_free_func (g_free);
+  self->overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
+}
+
+static void
+value_free (GValue *value)
+{
+  g_value_unset (value);
+  g_free (value);
+}
+
+/**
+ * grammar_config_override_property:
+ * @self: a #GrammarConfig
+ * @section: a section
+ * @property: a property of the component @section describes
+ * @value: the value to give it
+ *
+ * Gives @property of the component that @section describes @value when
+ * the section is built, in place of what its key (if any) says. This is
+ * how a program hands a component something it made itself, such as the
+ * corpus that #GrammarMethod writes for the retrievers, without editing
+ * the keyfile. It must come before the section is built; a property the
+ * component does not have is an error when it is built.
+ */
+void
+grammar_config_override_property (GrammarConfig *self,
+                                  const char    *section,
+                                  const char    *property,
+                                  const GValue  *value)
+{
+  GHashTable *properties;
+  GValue *copy;
+
+  g_return_if_fail (GRAMMAR_IS_CONFIG (self));
+  g_return_if_fail (section != NULL && property != NULL);
+  g_return_if_fail (G_IS_VALUE (value));
+  g_return_if_fail (!g_hash_table_contains (self->built, section));
+
+  properties = g_hash_table_lookup (self->overrides, section);
+  if (properties == NULL)
+    {
+      properties = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) value_free);
+      g_hash_table_insert (self->overrides, g_strdup (section), properties);
+    }
+  copy = g_new0 (GValue, 1);
+  g_value_init (copy, G_VALUE_TYPE (value));
+  g_value_copy (value, copy);
+  g_hash_table_insert (properties, g_strdup (property), copy);
 }
 
 /**
@@ -770,6 +820,55 @@ check_type (GrammarConfig  *self,
   return NULL;
 }
 
+/* Puts the values grammar_config_override_property() gave @section in
+ * @names and @values, replacing those of keys. */
+static gboolean
+apply_overrides (GrammarConfig  *self,
+                 const char     *section,
+                 GObjectClass   *klass,
+                 const char     *owner,
+                 GPtrArray      *names,
+                 GArray         *values,
+                 GError        **error)
+{
+  GHashTable *properties = g_hash_table_lookup (self->overrides, section);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (properties == NULL)
+    return TRUE;
+  g_hash_table_iter_init (&iter, properties);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GParamSpec *pspec = find_key_property (self, klass, section, key, owner, "plugin, ", 0, error);
+      GValue converted = G_VALUE_INIT;
+      guint i;
+
+      if (pspec == NULL)
+        return FALSE;
+      g_value_init (&converted, pspec->value_type);
+      if (!g_value_transform (value, &converted))
+        {
+          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "a %s cannot be given as a %s",
+                     G_VALUE_TYPE_NAME (value), g_type_name (pspec->value_type));
+          return FALSE;
+        }
+      for (i = 0; i < names->len && !g_str_equal (g_ptr_array_index (names, i), pspec->name); i++)
+        ;
+      if (i == names->len)
+        {
+          GValue empty = G_VALUE_INIT;
+
+          g_ptr_array_add (names, (gpointer) pspec->name);
+          g_array_append_val (values, empty);
+        }
+      else
+        g_value_unset (&g_array_index (values, GValue, i));
+      g_array_index (values, GValue, i) = converted;
+    }
+  return TRUE;
+}
+
 static GObject *
 instantiate (GrammarConfig      *self,
              const char         *section,
@@ -808,6 +907,8 @@ instantiate (GrammarConfig      *self,
       g_ptr_array_add (names, (gpointer) pspec->name);
     }
 
+  if (!apply_overrides (self, section, G_OBJECT_CLASS (klass), owner, names, values, error))
+    return NULL;
   object = g_object_new_with_properties (type, names->len, (const char **) names->pdata,
                                          (const GValue *) values->data);
   if (G_IS_INITABLE (object))

@@ -43,6 +43,10 @@ GObject       *grammar_config_build         (GrammarConfig  *self,
                                              const char     *section,
                                              GType           interface_type,
                                              GError        **error);
+void           grammar_config_override_property (GrammarConfig *self,
+                                                 const char    *section,
+                                                 const char    *property,
+                                                 const GValue  *value);
 gboolean       grammar_config_configure     (GrammarConfig  *self,
                                              const char     *section,
                                              GObject        *object,

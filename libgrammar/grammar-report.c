@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "grammar-comparison.h"
 #include "grammar-error.h"
+#include "grammar-evaluation.h"
 #include "grammar-file-private.h"
 #include "grammar-report.h"
 
@@ -1610,4 +1612,52 @@ grammar_report_write_to_file (JsonNode             *report,
   if (!check_report (report, error))
     return FALSE;
   return grammar_file_write_atomically (path, write_file_content, &write, cancellable, error);
+}
+
+/**
+ * grammar_report_build:
+ * @input: (type filename): a judged run (JSON Lines)
+ * @against: (type filename) (nullable): a second judged run to compare with
+ * @balance: with @against, drop gap groups from the side that has more
+ *   until their shares match
+ * @alpha: with @against, the significance level of the tests
+ * @max_list: how many gap groups and errors to list, at most (0: all)
+ * @error: return location for a #GError
+ *
+ * The report of a judged run: its #GrammarEvaluation as JSON, with the
+ * #GrammarComparison of the two runs as its `comparison` member when
+ * @against is given. Render it with grammar_report_write().
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL with @error set
+ */
+JsonNode *
+grammar_report_build (const char  *input,
+                      const char  *against,
+                      gboolean     balance,
+                      double       alpha,
+                      guint        max_list,
+                      GError     **error)
+{
+  g_autoptr (GrammarEvaluation) a = NULL;
+  g_autoptr (GrammarEvaluation) b = NULL;
+  g_autoptr (GrammarComparison) comparison = NULL;
+  g_autoptr (JsonNode) report = NULL;
+
+  g_return_val_if_fail (input != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  a = grammar_evaluation_load (input, NULL, error);
+  if (a == NULL)
+    return NULL;
+  report = grammar_evaluation_to_json (a, max_list);
+  if (against == NULL)
+    return g_steal_pointer (&report);
+  b = grammar_evaluation_load (against, NULL, error);
+  if (b == NULL)
+    return NULL;
+  comparison = grammar_comparison_new (a, b, balance, alpha, error);
+  if (comparison == NULL)
+    return NULL;
+  json_object_set_member (json_node_get_object (report), "comparison", grammar_comparison_to_json (comparison));
+  return g_steal_pointer (&report);
 }

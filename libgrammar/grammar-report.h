@@ -36,11 +36,25 @@ typedef enum {
  */
 #define GRAMMAR_TYPE_REPORT_FORMAT (grammar_report_format_get_type ())
 
+/**
+ * GRAMMAR_REPORT_TEXT_MAX_LIST:
+ *
+ * How many gap groups and errors the text report lists by default (the
+ * other formats list them all).
+ */
+#define GRAMMAR_REPORT_TEXT_MAX_LIST 20
+
 GType    grammar_report_format_get_type    (void) G_GNUC_CONST;
 
 gboolean grammar_report_format_from_string (const char           *text,
                                             GrammarReportFormat  *format);
 
+JsonNode *grammar_report_build             (const char           *input,
+                                            const char           *against,
+                                            gboolean              balance,
+                                            double                alpha,
+                                            guint                 max_list,
+                                            GError              **error);
 gboolean grammar_report_write              (JsonNode             *report,
                                             GrammarReportFormat   format,
                                             GOutputStream        *stream,

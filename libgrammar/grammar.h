@@ -53,5 +53,6 @@
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"
 #include "grammar-config.h"
+#include "grammar-method.h"
 
 #undef GRAMMAR_INSIDE

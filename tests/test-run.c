@@ -162,6 +162,114 @@ test_run_bad_input (void)
   g_assert_false (exists ("bad2", "sql-templates.json"));
 }
 
+/* Editing one key rebuilds the stages that read it and everything
+ * downstream, keeps the others, and says which. */
+static void
+test_run_rebuilds_what_changed (void)
+{
+  g_auto (GrammarTestRun) first = { 0 };
+  g_auto (GrammarTestRun) edited = { 0 };
+  g_auto (GrammarTestRun) script_changed = { 0 };
+  g_autofree char *edited_config = NULL;
+  g_autofree char *manifest = NULL;
+
+  write_fixture ("\n[run]\nstyles=short\n");
+  grammar_test_run (&first, tmp_dir, "run", "-c", "run.ini", "-d", "edit", NULL);
+  g_assert_cmpint (first.status, ==, 0);
+  manifest = read_file ("edit", "manifest.json");
+  grammar_test_assert_contains (manifest, "\"short.results.jsonl\"");
+  grammar_test_assert_contains (manifest, "\"complete\" : true");
+
+  /* the retriever's top-k: rag, judge and report only */
+  {
+    g_autoptr (GString) text = g_string_new (config);
+
+    g_string_replace (text, "top-k=1", "top-k=2", 1);
+    g_string_append (text, "\n[run]\nstyles=short\n");
+    edited_config = g_string_free (g_steal_pointer (&text), FALSE);
+  }
+  g_free (grammar_test_write_file (tmp_dir, "run.ini", edited_config));
+  grammar_test_run (&edited, tmp_dir, "run", "-c", "run.ini", "-d", "edit", NULL);
+  g_assert_cmpint (edited.status, ==, 0);
+  grammar_test_assert_contains (edited.err, "sql-templates.json from an earlier run");
+  grammar_test_assert_contains (edited.err, "documents.jsonl from an earlier run");
+  grammar_test_assert_contains (edited.err, "short.text-templates.json from an earlier run");
+  grammar_test_assert_contains (edited.err, "short.dataset.jsonl from an earlier run");
+  grammar_test_assert_contains (edited.err, "short.results.jsonl (made again: its configuration or inputs changed)");
+  grammar_test_assert_contains (edited.err, "short.judged.jsonl (made again: its configuration or inputs changed)");
+  grammar_test_assert_contains (edited.err, "report.json (made again: its configuration or inputs changed)");
+  grammar_test_assert_contains (edited.err, "0 failed, 0 skipped");  /* made again, not resumed */
+  g_assert_null (strstr (edited.err, "(resumed)"));
+
+  /* a file a section names (the database's script): everything */
+  write_fixture ("\n[run]\nstyles=short\n");
+  g_free (grammar_test_write_file (tmp_dir, "company.sql",
+                                   "CREATE TABLE company (company_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+                                   " city TEXT, industry TEXT);\n"
+                                   "CREATE TABLE person (person_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+                                   " age INTEGER, company_id INTEGER REFERENCES company (company_id));\n"
+                                   "INSERT INTO company VALUES (1, 'Acme Rockets', 'Lyon', 'aerospace'),"
+                                   " (2, 'Blue Fern', 'Porto', 'farming');\n"
+                                   "INSERT INTO person VALUES (1, 'Ana Lima', 34, 1), (2, 'Bo Chen', 41, 2);\n"));
+  grammar_test_run (&script_changed, tmp_dir, "run", "-c", "run.ini", "-d", "edit", NULL);
+  g_assert_cmpint (script_changed.status, ==, 0);
+  g_assert_null (strstr (script_changed.err, "from an earlier run"));
+  grammar_test_assert_contains (script_changed.err, "sql-templates.json (made again");
+}
+
+static void
+count_stage (GrammarMethod *method,
+             const char    *stage,
+             const char    *style,
+             const char    *path,
+             const char    *reason,
+             GString       *seen)
+{
+  g_string_append_printf (seen, "%s%s%s:%s ", stage, style != NULL ? "/" : "", style != NULL ? style : "", reason);
+}
+
+/* The library object the command is a shell over: properties from [run],
+ * a signal per stage, the report's data. */
+static void
+test_method_object (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *outdir = g_build_filename (tmp_dir, "object", NULL);
+  g_autoptr (GrammarConfig) config_object = NULL;
+  g_autoptr (GrammarMethod) method = NULL;
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  JsonObject *report;
+
+  write_fixture ("\n[run]\nstyles=long;short\nper-template=2\n");
+  path = g_build_filename (tmp_dir, "run.ini", NULL);
+  config_object = grammar_config_new_from_file (path, &error);
+  g_assert_no_error (error);
+  method = grammar_method_new (config_object, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstrv (grammar_method_get_styles (method), ((const char *[]) { "long", "short", NULL }));
+  g_assert_cmpuint (grammar_method_get_per_template (method), ==, 2);
+  grammar_method_set_outdir (method, outdir);
+  g_signal_connect (method, "stage-started", G_CALLBACK (count_stage), seen);
+
+  g_assert_true (grammar_method_run (method, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (seen->str, ==,
+                   "sql-templates:new docs:new text-templates/long:new qa/long:new rag/long:new judge/long:new "
+                   "text-templates/short:new qa/short:new rag/short:new judge/short:new report:new ");
+  report = json_node_get_object (grammar_method_get_report (method));
+  g_assert_cmpint (json_object_get_int_member (report, "instances"), >, 0);
+  g_assert_true (json_object_has_member (report, "comparison"));
+
+  g_string_truncate (seen, 0);
+  g_assert_true (grammar_method_run (method, NULL, &error));
+  g_assert_cmpstr (seen->str, ==,
+                   "sql-templates:kept docs:kept text-templates/long:kept qa/long:kept rag/long:resumed "
+                   "judge/long:resumed text-templates/short:kept qa/short:kept rag/short:resumed "
+                   "judge/short:resumed report:kept ");
+  g_assert_nonnull (grammar_method_get_report (method));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -174,6 +282,8 @@ main (int    argc,
   g_test_add_func ("/run/whole-method", test_run_whole_method);
   g_test_add_func ("/run/styles-and-force", test_run_styles_and_force);
   g_test_add_func ("/run/bad-input", test_run_bad_input);
+  g_test_add_func ("/run/rebuilds-what-changed", test_run_rebuilds_what_changed);
+  g_test_add_func ("/method/object", test_method_object);
 
   status = g_test_run ();
   grammar_test_remove_tree (tmp_dir);

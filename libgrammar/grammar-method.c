@@ -1,0 +1,1773 @@
+/* grammar-method.c: the whole GRAMMAR method as one object
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "grammar-comparison.h"
+#include "grammar-database.h"
+#include "grammar-document-generator.h"
+#include "grammar-document.h"
+#include "grammar-error.h"
+#include "grammar-evaluation.h"
+#include "grammar-judge-runner.h"
+#include "grammar-manifest-private.h"
+#include "grammar-matcher.h"
+#include "grammar-method.h"
+#include "grammar-plugin-info.h"
+#include "grammar-qa-generator.h"
+#include "grammar-rag-runner.h"
+#include "grammar-registry.h"
+#include "grammar-report.h"
+#include "grammar-retriever.h"
+#include "grammar-rule-verbalizer.h"
+#include "grammar-schema-generator.h"
+#include "grammar-schema.h"
+#include "grammar-sync-private.h"
+#include "grammar-system.h"
+#include "grammar-template-set.h"
+
+/**
+ * GrammarMethod:
+ *
+ * The whole GRAMMAR method, from a database to a report, as one object:
+ * the `grammar run` command is a thin shell over it, and a program using
+ * the library (from C, or from Python through GObject Introspection) runs
+ * the method the same way.
+ *
+ * It builds its components once from one parsed #GrammarConfig and runs
+ * the stages in order, keeping each stage's file in #GrammarMethod:outdir:
+ *
+ * | stage            | file                         | from the keyfile             |
+ * |------------------|------------------------------|------------------------------|
+ * | `sql-templates`  | `sql-templates.json`         | `[database]`                 |
+ * | `docs`           | `documents.jsonl`            | `[documents]` (when present) |
+ * | `text-templates` | `STYLE.text-templates.json`  | `[database]`                 |
+ * | `qa`             | `STYLE.dataset.jsonl`        | `[database]`                 |
+ * | `rag`            | `STYLE.results.jsonl`        | `[system]`                   |
+ * | `judge`          | `STYLE.judged.jsonl`         | `[judge]`, `[matcher]`       |
+ * | `report`         | `report.{txt,json,md,html}`  |                              |
+ *
+ * The corpus the `docs` stage writes is given to every retriever section
+ * that has a `documents` key, as the value of that property. Without a
+ * `[matcher]` section the judge uses the `contains` matcher. The `[run]`
+ * section sets the method's properties (`styles`, `per-template`,
+ * `per-group`, `seed`); the report compares the first two styles.
+ *
+ * The output folder keeps a manifest (`manifest.json`) with a fingerprint
+ * of each stage's configuration and inputs: the keyfile sections the stage
+ * reads (with the sections they name, and the contents of the files they
+ * name), its parameters, and the fingerprints of the stages it reads from.
+ * A stage whose fingerprint is unchanged keeps its file; one whose
+ * fingerprint changed is made again, and so is everything downstream of it,
+ * since their fingerprints include its own. The `rag` and `judge` stages
+ * resume a file whose fingerprint is unchanged (they skip the ids already
+ * written). #GrammarMethod::stage-started says, for every stage, which of
+ * these happens.
+ */
+
+struct _GrammarMethod
+{
+  GObject parent_instance;
+
+  GrammarConfig *config;
+  char *outdir;
+  GStrv styles;
+  guint per_template;
+  guint per_group;
+  guint64 seed;
+  gboolean force;
+
+  gboolean running;
+  JsonNode *report;
+  guint64 n_failed;
+
+  /* built once, when first needed */
+  GrammarDatabase *database;
+  GrammarSchema *schema;
+  GrammarSystem *system;
+  GrammarJudgeRunner *judge_runner;
+  GHashTable *file_hashes;   /* path → checksum of its contents, or "" */
+};
+
+enum {
+  PROP_0,
+  PROP_CONFIG,
+  PROP_OUTDIR,
+  PROP_STYLES,
+  PROP_PER_TEMPLATE,
+  PROP_PER_GROUP,
+  PROP_SEED,
+  PROP_FORCE,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_STAGE_STARTED,
+  SIGNAL_STAGE_FINISHED,
+  SIGNAL_PROGRESS,
+  SIGNAL_WARNING,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (GrammarMethod, grammar_method, G_TYPE_OBJECT)
+
+static const char * const default_styles[] = { "short", "long", NULL };
+
+/* The stages ----------------------------------------------------------------- */
+
+typedef enum
+{
+  STEP_SQL_TEMPLATES,
+  STEP_DOCS,
+  STEP_TEXT_TEMPLATES,
+  STEP_QA,
+  STEP_RAG,
+  STEP_JUDGE,
+  STEP_REPORT,
+} StepKind;
+
+static const char * const step_names[] = {
+  "sql-templates", "docs", "text-templates", "qa", "rag", "judge", "report"
+};
+
+typedef struct
+{
+  StepKind kind;
+  char *style;        /* NULL for the stages that are not per style */
+  char *file;         /* the file's name in the output folder */
+  char *path;
+  char *fingerprint;  /* once the stage started */
+} Step;
+
+static void
+step_free (Step *step)
+{
+  g_free (step->style);
+  g_free (step->file);
+  g_free (step->path);
+  g_free (step->fingerprint);
+  g_free (step);
+}
+
+typedef struct
+{
+  GrammarMethod *self;   /* not a reference: the task holds one */
+  GPtrArray *steps;      /* of Step, in the order they run */
+  guint current;
+  GrammarManifest *manifest;
+  char *documents;       /* the corpus this run made, or NULL */
+  gulong progress_handler;
+  GObject *progress_source;
+} Run;
+
+static void
+run_free (Run *run)
+{
+  if (run->progress_handler != 0)
+    g_signal_handler_disconnect (run->progress_source, run->progress_handler);
+  g_clear_object (&run->progress_source);
+  g_ptr_array_unref (run->steps);
+  g_clear_object (&run->manifest);
+  g_free (run->documents);
+  g_free (run);
+}
+
+static Step *
+find_step (Run        *run,
+           StepKind    kind,
+           const char *style)
+{
+  for (guint i = 0; i < run->steps->len; i++)
+    {
+      Step *step = g_ptr_array_index (run->steps, i);
+
+      if (step->kind == kind && g_strcmp0 (step->style, style) == 0)
+        return step;
+    }
+  return NULL;
+}
+
+/* Properties -------------------------------------------------------------- */
+
+static void
+grammar_method_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  GrammarMethod *self = GRAMMAR_METHOD (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONFIG:
+      g_value_set_object (value, self->config);
+      break;
+    case PROP_OUTDIR:
+      g_value_set_string (value, self->outdir);
+      break;
+    case PROP_STYLES:
+      g_value_set_boxed (value, grammar_method_get_styles (self));
+      break;
+    case PROP_PER_TEMPLATE:
+      g_value_set_uint (value, self->per_template);
+      break;
+    case PROP_PER_GROUP:
+      g_value_set_uint (value, self->per_group);
+      break;
+    case PROP_SEED:
+      g_value_set_uint64 (value, self->seed);
+      break;
+    case PROP_FORCE:
+      g_value_set_boolean (value, self->force);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+grammar_method_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  GrammarMethod *self = GRAMMAR_METHOD (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONFIG:
+      self->config = g_value_dup_object (value);
+      break;
+    case PROP_OUTDIR:
+      grammar_method_set_outdir (self, g_value_get_string (value));
+      break;
+    case PROP_STYLES:
+      grammar_method_set_styles (self, g_value_get_boxed (value));
+      break;
+    case PROP_PER_TEMPLATE:
+      grammar_method_set_per_template (self, g_value_get_uint (value));
+      break;
+    case PROP_PER_GROUP:
+      grammar_method_set_per_group (self, g_value_get_uint (value));
+      break;
+    case PROP_SEED:
+      grammar_method_set_seed (self, g_value_get_uint64 (value));
+      break;
+    case PROP_FORCE:
+      grammar_method_set_force (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+grammar_method_finalize (GObject *object)
+{
+  GrammarMethod *self = GRAMMAR_METHOD (object);
+
+  g_clear_object (&self->config);
+  g_free (self->outdir);
+  g_strfreev (self->styles);
+  g_clear_pointer (&self->report, json_node_unref);
+  g_clear_object (&self->database);
+  g_clear_object (&self->schema);
+  g_clear_object (&self->system);
+  g_clear_object (&self->judge_runner);
+  g_hash_table_unref (self->file_hashes);
+
+  G_OBJECT_CLASS (grammar_method_parent_class)->finalize (object);
+}
+
+static void
+grammar_method_class_init (GrammarMethodClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = grammar_method_get_property;
+  object_class->set_property = grammar_method_set_property;
+  object_class->finalize = grammar_method_finalize;
+
+  /**
+   * GrammarMethod:config:
+   *
+   * The keyfile every component is built from.
+   */
+  properties[PROP_CONFIG] =
+    g_param_spec_object ("config", NULL, "The keyfile every component is built from", GRAMMAR_TYPE_CONFIG,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GrammarMethod:outdir:
+   *
+   * The folder that keeps every stage's file and the manifest; made when
+   * missing. In `[run]`, relative to the keyfile's folder.
+   */
+  properties[PROP_OUTDIR] =
+    g_param_spec_string ("outdir", NULL, "The folder of every stage's file (default: grammar-run)",
+                         "grammar-run", flags | GRAMMAR_PARAM_PATH);
+  /**
+   * GrammarMethod:styles:
+   *
+   * The text styles to generate and run; the report compares the first
+   * two. Default: short and long.
+   */
+  properties[PROP_STYLES] =
+    g_param_spec_boxed ("styles", NULL, "The text styles; the report compares the first two (default: short;long)",
+                        G_TYPE_STRV, flags);
+  /**
+   * GrammarMethod:per-template:
+   *
+   * Text templates per SQL template and style.
+   */
+  properties[PROP_PER_TEMPLATE] =
+    g_param_spec_uint ("per-template", NULL, "Text templates per SQL template and style", 1, G_MAXUINT,
+                       GRAMMAR_METHOD_DEFAULT_PER_TEMPLATE, flags);
+  /**
+   * GrammarMethod:per-group:
+   *
+   * Text queries kept per semantic group and style, sampled with
+   * #GrammarMethod:seed; 0 keeps them all.
+   */
+  properties[PROP_PER_GROUP] =
+    g_param_spec_uint ("per-group", NULL, "Text queries per group and style, sampled (0: all)", 0, G_MAXUINT, 0,
+                       flags);
+  /**
+   * GrammarMethod:seed:
+   *
+   * The seed of the per-group sampling.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, "The seed of the per-group sampling", 0, G_MAXUINT64, 0, flags);
+  /**
+   * GrammarMethod:force:
+   *
+   * Make every stage's file again, whatever the manifest says.
+   */
+  properties[PROP_FORCE] =
+    g_param_spec_boolean ("force", NULL, "Make every stage's file again", FALSE, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GrammarMethod::stage-started:
+   * @self: the method
+   * @stage: the stage: `sql-templates`, `docs`, `text-templates`, `qa`,
+   *   `rag`, `judge` or `report`
+   * @style: (nullable): the text style, for the stages run once per style
+   * @path: the stage's file
+   * @reason: why the stage runs or not: `new` (no file yet), `changed` (its
+   *   configuration or inputs changed since the file was made), `forced`
+   *   (#GrammarMethod:force), `resumed` (rag and judge: the file is
+   *   continued), `incomplete` (an earlier run stopped during this stage)
+   *   or `kept` (the file is up to date and is not made again)
+   *
+   * Emitted when a stage starts, or is found up to date.
+   */
+  signals[SIGNAL_STAGE_STARTED] =
+    g_signal_new ("stage-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  /**
+   * GrammarMethod::stage-finished:
+   * @self: the method
+   * @stage: the stage, as for #GrammarMethod::stage-started
+   * @style: (nullable): the text style, for the stages run once per style
+   * @path: the stage's file
+   * @summary: what the stage did, in a sentence (counts, the file)
+   *
+   * Emitted when a stage succeeded, or was kept.
+   */
+  signals[SIGNAL_STAGE_FINISHED] =
+    g_signal_new ("stage-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  /**
+   * GrammarMethod::progress:
+   * @self: the method
+   * @stage: the stage running (`rag` or `judge`)
+   * @done: records done in this run, including those skipped
+   * @total: records of the input
+   *
+   * Emitted as the per-record stages advance.
+   */
+  signals[SIGNAL_PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_UINT64);
+  /**
+   * GrammarMethod::warning:
+   * @self: the method
+   * @stage: the stage that warns
+   * @message: the warning
+   *
+   * Emitted for what a stage left out or could not do without failing
+   * (templates dropped, records that failed…).
+   */
+  signals[SIGNAL_WARNING] =
+    g_signal_new ("warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+}
+
+static void
+grammar_method_init (GrammarMethod *self)
+{
+  self->outdir = g_strdup ("grammar-run");
+  self->per_template = GRAMMAR_METHOD_DEFAULT_PER_TEMPLATE;
+  self->file_hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+/**
+ * grammar_method_new:
+ * @config: the keyfile
+ * @error: return location for a #GError
+ *
+ * Makes the method for @config, with the properties its `[run]` section
+ * sets (`styles`, `per-template`, `per-group`, `seed`, `outdir`). Set
+ * properties afterwards to override them.
+ *
+ * Returns: (transfer full) (nullable): the method, or %NULL with @error set
+ *   when `[run]` has an unknown key or a bad value
+ */
+GrammarMethod *
+grammar_method_new (GrammarConfig  *config,
+                    GError        **error)
+{
+  g_autoptr (GrammarMethod) self = NULL;
+
+  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (GRAMMAR_TYPE_METHOD, "config", config, NULL);
+  if (!grammar_config_configure (config, "run", G_OBJECT (self), error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * grammar_method_get_config:
+ * @self: a #GrammarMethod
+ *
+ * Returns: (transfer none): the keyfile the components come from
+ */
+GrammarConfig *
+grammar_method_get_config (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return self->config;
+}
+
+/**
+ * grammar_method_get_outdir:
+ * @self: a #GrammarMethod
+ *
+ * Returns: (type filename): the output folder
+ */
+const char *
+grammar_method_get_outdir (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return self->outdir;
+}
+
+/**
+ * grammar_method_set_outdir:
+ * @self: a #GrammarMethod
+ * @outdir: (type filename): the output folder
+ *
+ * Sets #GrammarMethod:outdir.
+ */
+void
+grammar_method_set_outdir (GrammarMethod *self,
+                           const char    *outdir)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+  g_return_if_fail (outdir != NULL && outdir[0] != '\0');
+
+  if (g_strcmp0 (self->outdir, outdir) == 0)
+    return;
+  g_free (self->outdir);
+  self->outdir = g_strdup (outdir);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTDIR]);
+}
+
+/**
+ * grammar_method_get_styles:
+ * @self: a #GrammarMethod
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the text styles
+ */
+const char * const *
+grammar_method_get_styles (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return self->styles != NULL ? (const char * const *) self->styles : default_styles;
+}
+
+/**
+ * grammar_method_set_styles:
+ * @self: a #GrammarMethod
+ * @styles: (nullable) (array zero-terminated=1): the text styles, or %NULL
+ *   for the default (short and long)
+ *
+ * Sets #GrammarMethod:styles.
+ */
+void
+grammar_method_set_styles (GrammarMethod      *self,
+                           const char * const *styles)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  g_strfreev (self->styles);
+  self->styles = styles != NULL && styles[0] != NULL ? g_strdupv ((char **) styles) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STYLES]);
+}
+
+/**
+ * grammar_method_get_per_template:
+ * @self: a #GrammarMethod
+ *
+ * Returns: text templates per SQL template and style
+ */
+guint
+grammar_method_get_per_template (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
+
+  return self->per_template;
+}
+
+/**
+ * grammar_method_set_per_template:
+ * @self: a #GrammarMethod
+ * @per_template: text templates per SQL template and style, at least 1
+ *
+ * Sets #GrammarMethod:per-template.
+ */
+void
+grammar_method_set_per_template (GrammarMethod *self,
+                                 guint          per_template)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+  g_return_if_fail (per_template >= 1);
+
+  if (self->per_template == per_template)
+    return;
+  self->per_template = per_template;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PER_TEMPLATE]);
+}
+
+/**
+ * grammar_method_get_per_group:
+ * @self: a #GrammarMethod
+ *
+ * Returns: text queries per group and style, or 0 for all
+ */
+guint
+grammar_method_get_per_group (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
+
+  return self->per_group;
+}
+
+/**
+ * grammar_method_set_per_group:
+ * @self: a #GrammarMethod
+ * @per_group: text queries per group and style, or 0 for all
+ *
+ * Sets #GrammarMethod:per-group.
+ */
+void
+grammar_method_set_per_group (GrammarMethod *self,
+                              guint          per_group)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  if (self->per_group == per_group)
+    return;
+  self->per_group = per_group;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PER_GROUP]);
+}
+
+/**
+ * grammar_method_get_seed:
+ * @self: a #GrammarMethod
+ *
+ * Returns: the seed of the per-group sampling
+ */
+guint64
+grammar_method_get_seed (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
+
+  return self->seed;
+}
+
+/**
+ * grammar_method_set_seed:
+ * @self: a #GrammarMethod
+ * @seed: the seed of the per-group sampling
+ *
+ * Sets #GrammarMethod:seed.
+ */
+void
+grammar_method_set_seed (GrammarMethod *self,
+                         guint64        seed)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  if (self->seed == seed)
+    return;
+  self->seed = seed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEED]);
+}
+
+/**
+ * grammar_method_get_force:
+ * @self: a #GrammarMethod
+ *
+ * Returns: whether every stage's file is made again
+ */
+gboolean
+grammar_method_get_force (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), FALSE);
+
+  return self->force;
+}
+
+/**
+ * grammar_method_set_force:
+ * @self: a #GrammarMethod
+ * @force: whether to make every stage's file again
+ *
+ * Sets #GrammarMethod:force.
+ */
+void
+grammar_method_set_force (GrammarMethod *self,
+                          gboolean       force)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  force = !!force;
+  if (self->force == force)
+    return;
+  self->force = force;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FORCE]);
+}
+
+/**
+ * grammar_method_get_report:
+ * @self: a #GrammarMethod
+ *
+ * The report of the last run that finished (the data of `report.json`).
+ *
+ * Returns: (transfer none) (nullable): the report, or %NULL before a run
+ *   finished
+ */
+JsonNode *
+grammar_method_get_report (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return self->report;
+}
+
+static const struct
+{
+  const char *name;
+  const char *file;
+  GrammarReportFormat format;
+} report_formats[] = {
+  { "json", "report.json", GRAMMAR_REPORT_FORMAT_JSON },
+  { "markdown", "report.md", GRAMMAR_REPORT_FORMAT_MARKDOWN },
+  { "html", "report.html", GRAMMAR_REPORT_FORMAT_HTML },
+  { "text", "report.txt", GRAMMAR_REPORT_FORMAT_TEXT },
+};
+
+/**
+ * grammar_method_dup_report_path:
+ * @self: a #GrammarMethod
+ * @format: `text`, `json`, `markdown` or `html`
+ *
+ * Returns: (transfer full) (type filename) (nullable): the report file of
+ *   that format in the output folder, or %NULL for an unknown format
+ */
+char *
+grammar_method_dup_report_path (GrammarMethod *self,
+                                const char    *format)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+  g_return_val_if_fail (format != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (report_formats); i++)
+    if (g_str_equal (report_formats[i].name, format))
+      return g_build_filename (self->outdir, report_formats[i].file, NULL);
+  return NULL;
+}
+
+/**
+ * grammar_method_get_n_failed:
+ * @self: a #GrammarMethod
+ *
+ * The records the system under test failed to answer in the last run
+ * (written with their error and judged unmeasured), over every style.
+ *
+ * Returns: the number of failed records
+ */
+guint64
+grammar_method_get_n_failed (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
+
+  return self->n_failed;
+}
+
+/* Fingerprints ------------------------------------------------------------ */
+
+/* The checksum of a file's contents, or "" when @path is no regular file;
+ * each file is read once a run. */
+static const char *
+file_hash (GrammarMethod *self,
+           const char    *path)
+{
+  const char *known = g_hash_table_lookup (self->file_hashes, path);
+  g_autoptr (GChecksum) checksum = NULL;
+  g_autoptr (GMappedFile) mapped = NULL;
+  char *value;
+
+  if (known != NULL)
+    return known;
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    mapped = g_mapped_file_new (path, FALSE, NULL);
+  if (mapped != NULL)
+    {
+      checksum = g_checksum_new (G_CHECKSUM_SHA256);
+      g_checksum_update (checksum, (const guchar *) g_mapped_file_get_contents (mapped),
+                         g_mapped_file_get_length (mapped));
+      value = g_strdup (g_checksum_get_string (checksum));
+    }
+  else
+    value = g_strdup ("");
+  g_hash_table_insert (self->file_hashes, g_strdup (path), value);
+  return value;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Adds @section and the sections its values name, recursively, to @seen. */
+static void
+collect_sections (GKeyFile   *key_file,
+                  const char *section,
+                  GHashTable *seen)
+{
+  g_auto (GStrv) keys = NULL;
+
+  if (!g_key_file_has_group (key_file, section) || !g_hash_table_add (seen, g_strdup (section)))
+    return;
+  keys = g_key_file_get_keys (key_file, section, NULL, NULL);
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_auto (GStrv) items = g_key_file_get_string_list (key_file, section, keys[k], NULL, NULL);
+
+      for (guint i = 0; items != NULL && items[i] != NULL; i++)
+        collect_sections (key_file, g_strstrip (items[i]), seen);
+    }
+}
+
+/* Feeds @checksum with the keyfile sections @sections name and every
+ * section they refer to, each key with its value and, where the value is
+ * a file, the checksum of its contents. */
+static void
+hash_sections (GrammarMethod      *self,
+               GChecksum          *checksum,
+               const char * const *sections)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (self->config);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree const char **names = NULL;
+  guint n_names = 0;
+
+  for (guint i = 0; sections[i] != NULL; i++)
+    collect_sections (key_file, sections[i], seen);
+  names = (const char **) g_hash_table_get_keys_as_array (seen, &n_names);
+  g_qsort_with_data (names, n_names, sizeof (char *), compare_names, NULL);
+  for (guint s = 0; s < n_names; s++)
+    {
+      g_auto (GStrv) keys = g_key_file_get_keys (key_file, names[s], NULL, NULL);
+      guint n_keys = keys != NULL ? g_strv_length (keys) : 0;
+
+      g_checksum_update (checksum, (const guchar *) "[", 1);
+      g_checksum_update (checksum, (const guchar *) names[s], -1);
+      g_checksum_update (checksum, (const guchar *) "]\n", 2);
+      if (n_keys > 0)
+        g_qsort_with_data (keys, n_keys, sizeof (char *), compare_names, NULL);
+      for (guint k = 0; k < n_keys; k++)
+        {
+          g_autofree char *value = g_key_file_get_value (key_file, names[s], keys[k], NULL);
+          g_autofree char *path = NULL;
+
+          g_checksum_update (checksum, (const guchar *) keys[k], -1);
+          g_checksum_update (checksum, (const guchar *) "=", 1);
+          g_checksum_update (checksum, (const guchar *) (value != NULL ? value : ""), -1);
+          g_checksum_update (checksum, (const guchar *) "\n", 1);
+          if (value == NULL || value[0] == '\0')
+            continue;
+          path = grammar_config_resolve_path (self->config, g_strstrip (value));
+          g_checksum_update (checksum, (const guchar *) file_hash (self, path), -1);
+          g_checksum_update (checksum, (const guchar *) "\n", 1);
+        }
+    }
+}
+
+static void
+hash_text (GChecksum  *checksum,
+           const char *name,
+           const char *text)
+{
+  g_checksum_update (checksum, (const guchar *) name, -1);
+  g_checksum_update (checksum, (const guchar *) "=", 1);
+  g_checksum_update (checksum, (const guchar *) (text != NULL ? text : "(none)"), -1);
+  g_checksum_update (checksum, (const guchar *) "\n", 1);
+}
+
+static void
+hash_step (GChecksum  *checksum,
+           const char *name,
+           Step       *step)
+{
+  hash_text (checksum, name, step != NULL ? step->fingerprint : NULL);
+}
+
+/* What the stage's file depends on: the stage's parameters, the sections
+ * it reads and the fingerprints of the stages it reads from. */
+static char *
+step_fingerprint (Run  *run,
+                  Step *step)
+{
+  GrammarMethod *self = run->self;
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  Step *docs = find_step (run, STEP_DOCS, NULL);
+
+  hash_text (checksum, "stage", step_names[step->kind]);
+  hash_text (checksum, "style", step->style);
+  switch (step->kind)
+    {
+    case STEP_SQL_TEMPLATES:
+      hash_sections (self, checksum, (const char *[]) { "database", NULL });
+      break;
+    case STEP_DOCS:
+      hash_sections (self, checksum, (const char *[]) { "documents", "database", NULL });
+      break;
+    case STEP_TEXT_TEMPLATES:
+      {
+        g_autofree char *n = g_strdup_printf ("%u", self->per_template);
+
+        hash_text (checksum, "per-template", n);
+        hash_sections (self, checksum, (const char *[]) { "database", NULL });
+        hash_step (checksum, "sql-templates", find_step (run, STEP_SQL_TEMPLATES, NULL));
+      }
+      break;
+    case STEP_QA:
+      {
+        g_autofree char *n = g_strdup_printf ("%u", self->per_group);
+        g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, self->seed);
+
+        hash_text (checksum, "per-group", n);
+        hash_text (checksum, "seed", seed);
+        hash_sections (self, checksum, (const char *[]) { "database", NULL });
+        hash_step (checksum, "text-templates", find_step (run, STEP_TEXT_TEMPLATES, step->style));
+        hash_step (checksum, "docs", docs);
+      }
+      break;
+    case STEP_RAG:
+      hash_sections (self, checksum, (const char *[]) { "system", NULL });
+      hash_step (checksum, "qa", find_step (run, STEP_QA, step->style));
+      hash_step (checksum, "docs", docs);
+      break;
+    case STEP_JUDGE:
+      hash_sections (self, checksum, (const char *[]) { "judge", "matcher", NULL });
+      hash_step (checksum, "rag", find_step (run, STEP_RAG, step->style));
+      break;
+    case STEP_REPORT:
+      for (guint i = 0; i < run->steps->len; i++)
+        {
+          Step *judge = g_ptr_array_index (run->steps, i);
+
+          /* the judged files' contents too: a resumed judge adds records */
+          if (judge->kind == STEP_JUDGE)
+            {
+              hash_step (checksum, judge->style, judge);
+              hash_text (checksum, judge->file, file_hash (self, judge->path));
+            }
+        }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+/* Components ---------------------------------------------------------------- */
+
+static gboolean
+ensure_database (GrammarMethod  *self,
+                 GError        **error)
+{
+  g_autoptr (GObject) database = NULL;
+
+  if (self->schema != NULL)
+    return TRUE;
+  database = grammar_config_build (self->config, "database", GRAMMAR_TYPE_DATABASE, error);
+  if (database == NULL)
+    return FALSE;
+  self->schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, error);
+  if (self->schema == NULL)
+    return FALSE;
+  self->database = GRAMMAR_DATABASE (g_steal_pointer (&database));
+  return TRUE;
+}
+
+/* Gives the corpus this run made to every retriever section with a
+ * `documents` key, as that property's value when it is built. */
+static void
+give_corpus_to_retrievers (GrammarMethod *self,
+                           const char    *documents)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (self->config);
+  g_auto (GStrv) groups = g_key_file_get_groups (key_file, NULL);
+  g_autoptr (GPtrArray) retrievers =
+    grammar_registry_list_plugins (grammar_registry_get_default (), GRAMMAR_TYPE_RETRIEVER);
+  g_auto (GValue) value = G_VALUE_INIT;
+
+  g_value_init (&value, G_TYPE_STRING);
+  g_value_set_string (&value, documents);
+  for (guint g = 0; groups[g] != NULL; g++)
+    {
+      g_autofree char *plugin = g_key_file_get_string (key_file, groups[g], "plugin", NULL);
+
+      if (plugin == NULL || !g_key_file_has_key (key_file, groups[g], "documents", NULL))
+        continue;
+      g_strstrip (plugin);
+      for (guint i = 0; i < retrievers->len; i++)
+        if (g_str_equal (grammar_plugin_info_get_name (g_ptr_array_index (retrievers, i)), plugin))
+          grammar_config_override_property (self->config, groups[g], "documents", &value);
+    }
+}
+
+static gboolean
+ensure_system (GrammarMethod  *self,
+               Run            *run,
+               GError        **error)
+{
+  GObject *system;
+
+  if (self->system != NULL)
+    return TRUE;
+  if (run->documents != NULL)
+    give_corpus_to_retrievers (self, run->documents);
+  system = grammar_config_build (self->config, "system", GRAMMAR_TYPE_SYSTEM, error);
+  if (system == NULL)
+    return FALSE;
+  self->system = GRAMMAR_SYSTEM (system);
+  return TRUE;
+}
+
+static gboolean
+ensure_judge_runner (GrammarMethod  *self,
+                     GError        **error)
+{
+  g_autoptr (GObject) matcher = NULL;
+  g_autoptr (GrammarJudgeRunner) runner = NULL;
+
+  if (self->judge_runner != NULL)
+    return TRUE;
+  if (grammar_config_has_section (self->config, "matcher"))
+    matcher = grammar_config_build (self->config, "matcher", GRAMMAR_TYPE_MATCHER, error);
+  else
+    {
+      g_autoptr (GrammarPluginInfo) info =
+        grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_MATCHER, "contains", error);
+
+      if (info != NULL)
+        matcher = g_object_new (grammar_plugin_info_get_gtype (info), NULL);
+    }
+  if (matcher == NULL)
+    return FALSE;
+  runner = grammar_judge_runner_new (GRAMMAR_MATCHER (matcher));
+  if (!grammar_config_configure (self->config, "judge", G_OBJECT (runner), error))
+    return FALSE;
+  self->judge_runner = g_steal_pointer (&runner);
+  return TRUE;
+}
+
+/* Stages that run in a worker thread --------------------------------------- */
+
+typedef struct
+{
+  GrammarMethod *self;
+  Run *run;
+  Step *step;
+  char *summary;
+  GPtrArray *warnings;   /* of char * */
+} Work;
+
+static void
+work_free (Work *work)
+{
+  g_free (work->summary);
+  g_ptr_array_unref (work->warnings);
+  g_free (work);
+}
+
+static void
+add_warnings (Work  *work,
+              GStrv  lines)
+{
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    g_ptr_array_add (work->warnings, g_strdup (lines[i]));
+}
+
+static gboolean
+make_sql_templates (Work          *work,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  GrammarMethod *self = work->self;
+  g_autoptr (GrammarSchemaGenerator) generator = grammar_schema_generator_new (self->database, self->schema);
+  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
+  g_autoptr (GPtrArray) templates = NULL;
+  g_auto (GStrv) dropped = NULL;
+
+  templates = grammar_schema_generator_generate (generator, &dropped, cancellable, error);
+  if (templates == NULL)
+    return FALSE;
+  for (guint i = 0; i < templates->len; i++)
+    grammar_template_set_add_sql_template (set, g_ptr_array_index (templates, i));
+  if (!grammar_template_set_save_sql_templates (set, work->step->path, error))
+    return FALSE;
+  work->summary = g_strdup_printf ("%u template%s from the schema, %u candidate%s dropped", templates->len,
+                                   templates->len == 1 ? "" : "s", dropped != NULL ? g_strv_length (dropped) : 0,
+                                   dropped != NULL && g_strv_length (dropped) == 1 ? "" : "s");
+  return TRUE;
+}
+
+/* Loads a template file of this run; a template it lists that is not
+ * valid is an input error (the file was edited by hand). */
+static GrammarTemplateSet *
+load_templates (GrammarMethod  *self,
+                const char     *path,
+                GError        **error)
+{
+  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
+  g_auto (GStrv) problems = NULL;
+
+  if (!grammar_template_set_load (set, path, self->database, self->schema, &problems, error))
+    return NULL;
+  if (problems != NULL && problems[0] != NULL)
+    {
+      g_autofree char *list = g_strjoinv ("\n  ", problems);
+
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %u template%s not valid:\n  %s", path,
+                   g_strv_length (problems), g_strv_length (problems) == 1 ? " is" : "s are", list);
+      return NULL;
+    }
+  return g_steal_pointer (&set);
+}
+
+static gboolean
+make_text_templates (Work          *work,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  GrammarMethod *self = work->self;
+  Step *sql = find_step (work->run, STEP_SQL_TEMPLATES, NULL);
+  g_autoptr (GrammarTemplateSet) input = load_templates (self, sql->path, error);
+  g_autoptr (GrammarTemplateSet) output = grammar_template_set_new ();
+  g_autoptr (GrammarRuleVerbalizer) verbalizer = NULL;
+  GPtrArray *sql_templates;
+  guint n_made = 0;
+
+  if (input == NULL)
+    return FALSE;
+  verbalizer = grammar_rule_verbalizer_new (self->schema);
+  sql_templates = grammar_template_set_get_sql_templates (input);
+  for (guint i = 0; i < sql_templates->len; i++)
+    grammar_template_set_add_sql_template (output, g_ptr_array_index (sql_templates, i));
+  for (guint i = 0; i < sql_templates->len; i++)
+    {
+      GrammarSqlTemplate *sql_template = g_ptr_array_index (sql_templates, i);
+      g_autoptr (GPtrArray) made = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      made = grammar_rule_verbalizer_verbalize (verbalizer, sql_template, work->step->style, self->per_template,
+                                                error);
+      if (made == NULL)
+        return FALSE;
+      for (guint j = 0; j < made->len; j++)
+        if (grammar_template_set_add_text_template (output, g_ptr_array_index (made, j)))
+          n_made++;
+      if (made->len < self->per_template)
+        g_ptr_array_add (work->warnings,
+                         g_strdup_printf ("%s (%s): %u of %u — %s", grammar_sql_template_get_id (sql_template),
+                                          work->step->style, made->len, self->per_template,
+                                          grammar_sql_template_get_sql (sql_template)));
+    }
+  if (!grammar_template_set_save_text_templates (output, work->step->path, error))
+    return FALSE;
+  work->summary = g_strdup_printf ("%u text template%s in the style %s for %u SQL template%s", n_made,
+                                   n_made == 1 ? "" : "s", work->step->style, sql_templates->len,
+                                   sql_templates->len == 1 ? "" : "s");
+  return TRUE;
+}
+
+static gboolean
+make_documents (Work          *work,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  GrammarMethod *self = work->self;
+  g_autoptr (GrammarDocumentGenerator) generator = grammar_document_generator_new (self->database, self->schema);
+  g_auto (GStrv) warnings = NULL;
+  guint64 n_documents;
+  guint n_tables;
+
+  if (!grammar_document_generator_configure (generator, self->config, "documents", error) ||
+      !grammar_document_generator_generate_to_file (generator, work->step->path, cancellable, error))
+    return FALSE;
+  warnings = grammar_document_generator_dup_warnings (generator);
+  add_warnings (work, warnings);
+  n_documents = grammar_document_generator_get_n_documents (generator);
+  n_tables = grammar_document_generator_get_n_tables (generator);
+  work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " document%s from %u table%s", n_documents,
+                                   n_documents == 1 ? "" : "s", n_tables, n_tables == 1 ? "" : "s");
+  return TRUE;
+}
+
+static gboolean
+make_dataset (Work          *work,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  GrammarMethod *self = work->self;
+  Step *text = find_step (work->run, STEP_TEXT_TEMPLATES, work->step->style);
+  g_autoptr (GrammarTemplateSet) templates = load_templates (self, text->path, error);
+  g_autoptr (GrammarQaGenerator) generator = NULL;
+  g_autoptr (GPtrArray) documents = NULL;
+  g_auto (GStrv) warnings = NULL;
+  guint64 n_records;
+  guint64 n_groups;
+
+  if (templates == NULL)
+    return FALSE;
+  if (work->run->documents != NULL && (documents = grammar_document_load_jsonl (work->run->documents, error)) == NULL)
+    return FALSE;
+  generator = grammar_qa_generator_new (self->database);
+  grammar_qa_generator_set_per_group (generator, self->per_group);
+  grammar_qa_generator_set_seed (generator, self->seed);
+  grammar_qa_generator_set_documents (generator, documents);
+  if (!grammar_qa_generator_generate_to_file (generator, templates, work->step->path, cancellable, error))
+    return FALSE;
+  warnings = grammar_qa_generator_dup_warnings (generator);
+  add_warnings (work, warnings);
+  n_records = grammar_qa_generator_get_n_records (generator);
+  n_groups = grammar_qa_generator_get_n_groups (generator);
+  work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " record%s in %" G_GUINT64_FORMAT " group%s", n_records,
+                                   n_records == 1 ? "" : "s", n_groups, n_groups == 1 ? "" : "s");
+  return TRUE;
+}
+
+static gboolean
+make_report (Work          *work,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  GrammarMethod *self = work->self;
+  const char * const *styles = grammar_method_get_styles (self);
+  Step *first = find_step (work->run, STEP_JUDGE, styles[0]);
+  Step *second = styles[1] != NULL ? find_step (work->run, STEP_JUDGE, styles[1]) : NULL;
+  g_autoptr (JsonNode) full = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05, 0, error);
+  g_autoptr (JsonNode) text = NULL;
+
+  if (full == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (report_formats); i++)
+    {
+      g_autofree char *path = g_build_filename (self->outdir, report_formats[i].file, NULL);
+      GrammarReportFormat format = report_formats[i].format;
+      JsonNode *report = full;
+
+      if (format == GRAMMAR_REPORT_FORMAT_TEXT)
+        {
+          /* the text report lists 20 gap groups and errors, as `grammar report` does */
+          text = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05,
+                                       GRAMMAR_REPORT_TEXT_MAX_LIST, error);
+          if (text == NULL)
+            return FALSE;
+          report = text;
+        }
+      if (!grammar_report_write_to_file (report, format, path, cancellable, error))
+        return FALSE;
+    }
+  g_clear_pointer (&self->report, json_node_unref);
+  self->report = json_node_ref (full);
+  work->summary = g_strdup_printf ("report.txt, report.json, report.md and report.html in %s", self->outdir);
+  return TRUE;
+}
+
+typedef gboolean (*WorkFunc) (Work          *work,
+                              GCancellable  *cancellable,
+                              GError       **error);
+
+static void
+run_work_in_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  Work *work = task_data;
+  WorkFunc func = NULL;
+  GError *error = NULL;
+
+  switch (work->step->kind)
+    {
+    case STEP_SQL_TEMPLATES: func = make_sql_templates; break;
+    case STEP_DOCS: func = make_documents; break;
+    case STEP_TEXT_TEMPLATES: func = make_text_templates; break;
+    case STEP_QA: func = make_dataset; break;
+    case STEP_REPORT: func = make_report; break;
+    default: g_assert_not_reached ();
+    }
+  if (func (work, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/* The run, stage after stage ----------------------------------------------- */
+
+static void next_step (GTask *task);
+
+static void
+emit_warnings (GrammarMethod      *self,
+               Step               *step,
+               const char * const *lines)
+{
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    g_signal_emit (self, signals[SIGNAL_WARNING], 0, step_names[step->kind], lines[i]);
+}
+
+/* The stage succeeded: record it complete, say so, go on. */
+static void
+step_done (GTask      *task,
+           const char *summary)
+{
+  Run *run = g_task_get_task_data (task);
+  Step *step = g_ptr_array_index (run->steps, run->current);
+  GError *error = NULL;
+
+  grammar_manifest_set (run->manifest, step->file, step->fingerprint, TRUE);
+  if (!grammar_manifest_save (run->manifest, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  if (step->kind == STEP_DOCS)
+    run->documents = g_strdup (step->path);
+  g_signal_emit (run->self, signals[SIGNAL_STAGE_FINISHED], 0, step_names[step->kind], step->style, step->path,
+                 summary);
+  run->current++;
+  next_step (task);
+}
+
+static void
+fail (GTask  *task,
+      GError *error)
+{
+  g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+static void
+on_work_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  Work *work = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      fail (task, error);
+      return;
+    }
+  g_ptr_array_add (work->warnings, NULL);
+  emit_warnings (work->self, work->step, (const char * const *) work->warnings->pdata);
+  step_done (task, work->summary);
+}
+
+static void
+emit_progress (GTask   *task,
+               guint64  done,
+               guint64  total)
+{
+  Run *run = g_task_get_task_data (task);
+  Step *step = g_ptr_array_index (run->steps, run->current);
+
+  g_signal_emit (run->self, signals[SIGNAL_PROGRESS], 0, step_names[step->kind], done, total);
+}
+
+static void
+on_rag_progress (GObject  *runner,
+                 guint64   done,
+                 guint64   total,
+                 guint64   failed,
+                 gpointer  user_data)
+{
+  emit_progress (user_data, done, total);
+}
+
+static void
+on_judge_progress (GObject  *runner,
+                   guint64   done,
+                   guint64   total,
+                   guint64   correct,
+                   guint64   unmeasured,
+                   gpointer  user_data)
+{
+  emit_progress (user_data, done, total);
+}
+
+static void
+watch_progress (GTask     *task,
+                GObject   *runner,
+                GCallback  handler)
+{
+  Run *run = g_task_get_task_data (task);
+
+  run->progress_source = g_object_ref (runner);
+  run->progress_handler = g_signal_connect (runner, "progress", handler, task);
+}
+
+static void
+unwatch_progress (Run *run)
+{
+  if (run->progress_handler != 0)
+    g_signal_handler_disconnect (run->progress_source, run->progress_handler);
+  run->progress_handler = 0;
+  g_clear_object (&run->progress_source);
+}
+
+static void
+on_rag_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GTask *task = user_data;
+  Run *run = g_task_get_task_data (task);
+  GrammarRagRunner *runner = GRAMMAR_RAG_RUNNER (source);
+  Step *step = g_ptr_array_index (run->steps, run->current);
+  g_auto (GStrv) warnings = grammar_rag_runner_dup_warnings (runner);
+  g_autofree char *summary = NULL;
+  GError *error = NULL;
+  guint64 failed = grammar_rag_runner_get_n_failed (runner);
+
+  unwatch_progress (run);
+  emit_warnings (run->self, step, (const char * const *) warnings);
+  if (!grammar_rag_runner_run_finish (runner, result, &error))
+    {
+      fail (task, error);
+      return;
+    }
+  run->self->n_failed += failed;
+  summary = g_strdup_printf ("%" G_GUINT64_FORMAT " answered, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT
+                             " skipped (already in %s)", grammar_rag_runner_get_n_answered (runner), failed,
+                             grammar_rag_runner_get_n_skipped (runner), step->path);
+  step_done (task, summary);
+}
+
+static void
+on_judge_done (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  Run *run = g_task_get_task_data (task);
+  GrammarJudgeRunner *runner = GRAMMAR_JUDGE_RUNNER (source);
+  Step *step = g_ptr_array_index (run->steps, run->current);
+  g_auto (GStrv) warnings = grammar_judge_runner_dup_warnings (runner);
+  g_autofree char *summary = NULL;
+  GError *error = NULL;
+
+  unwatch_progress (run);
+  emit_warnings (run->self, step, (const char * const *) warnings);
+  if (!grammar_judge_runner_run_finish (runner, result, &error))
+    {
+      fail (task, error);
+      return;
+    }
+  summary = g_strdup_printf ("%" G_GUINT64_FORMAT " judged (%" G_GUINT64_FORMAT " correct, %" G_GUINT64_FORMAT
+                             " incorrect, %" G_GUINT64_FORMAT " unmeasured), %" G_GUINT64_FORMAT
+                             " skipped (already in %s)",
+                             grammar_judge_runner_get_n_judged (runner), grammar_judge_runner_get_n_correct (runner),
+                             grammar_judge_runner_get_n_incorrect (runner),
+                             grammar_judge_runner_get_n_unmeasured (runner),
+                             grammar_judge_runner_get_n_skipped (runner), step->path);
+  step_done (task, summary);
+}
+
+static void
+start_step (GTask *task,
+            Step  *step)
+{
+  Run *run = g_task_get_task_data (task);
+  GrammarMethod *self = run->self;
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  GError *error = NULL;
+
+  switch (step->kind)
+    {
+    case STEP_RAG:
+      {
+        g_autoptr (GrammarRagRunner) runner = NULL;
+        Step *dataset = find_step (run, STEP_QA, step->style);
+
+        if (!ensure_system (self, run, &error))
+          {
+            fail (task, error);
+            return;
+          }
+        runner = grammar_rag_runner_new (self->system);
+        watch_progress (task, G_OBJECT (runner), G_CALLBACK (on_rag_progress));
+        grammar_rag_runner_run_async (runner, dataset->path, step->path, cancellable, on_rag_done, task);
+      }
+      break;
+    case STEP_JUDGE:
+      {
+        Step *results = find_step (run, STEP_RAG, step->style);
+
+        if (!ensure_judge_runner (self, &error))
+          {
+            fail (task, error);
+            return;
+          }
+        watch_progress (task, G_OBJECT (self->judge_runner), G_CALLBACK (on_judge_progress));
+        grammar_judge_runner_run_async (self->judge_runner, results->path, step->path, cancellable, on_judge_done,
+                                        task);
+      }
+      break;
+    default:
+      {
+        g_autoptr (GTask) thread = g_task_new (self, cancellable, on_work_done, task);
+        Work *work = g_new0 (Work, 1);
+
+        if (!ensure_database (self, &error))
+          {
+            g_free (work);
+            fail (task, error);
+            return;
+          }
+        work->self = self;
+        work->run = run;
+        work->step = step;
+        work->warnings = g_ptr_array_new_with_free_func (g_free);
+        g_task_set_task_data (thread, work, (GDestroyNotify) work_free);
+        g_task_run_in_thread (thread, run_work_in_thread);
+      }
+    }
+}
+
+/* Loads the report a kept report stage made, for grammar_method_get_report(). */
+static gboolean
+load_kept_report (GrammarMethod  *self,
+                  GError        **error)
+{
+  g_autofree char *path = grammar_method_dup_report_path (self, "json");
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_mapped_file (parser, path, error))
+    return FALSE;
+  g_clear_pointer (&self->report, json_node_unref);
+  self->report = json_parser_steal_root (parser);
+  return TRUE;
+}
+
+static gboolean
+is_resumable (Step *step)
+{
+  return step->kind == STEP_RAG || step->kind == STEP_JUDGE;
+}
+
+/* Why the stage runs, or "kept" when its file is up to date. */
+static const char *
+decide (GrammarMethod *self,
+        Run           *run,
+        Step          *step)
+{
+  const char *recorded = NULL;
+  gboolean complete = FALSE;
+  gboolean exists = g_file_test (step->path, G_FILE_TEST_EXISTS);
+  gboolean known = grammar_manifest_lookup (run->manifest, step->file, &recorded, &complete);
+
+  if (self->force)
+    return exists ? "forced" : "new";
+  if (!exists)
+    return "new";
+  if (!known || !g_str_equal (recorded, step->fingerprint))
+    return "changed";
+  if (is_resumable (step))
+    return "resumed";
+  return complete ? "kept" : "incomplete";
+}
+
+static void
+next_step (GTask *task)
+{
+  Run *run = g_task_get_task_data (task);
+  GrammarMethod *self = run->self;
+  Step *step;
+  const char *reason;
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+  if (run->current == run->steps->len)
+    {
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+
+  step = g_ptr_array_index (run->steps, run->current);
+  g_free (step->fingerprint);
+  step->fingerprint = step_fingerprint (run, step);
+  reason = decide (self, run, step);
+  g_signal_emit (self, signals[SIGNAL_STAGE_STARTED], 0, step_names[step->kind], step->style, step->path, reason);
+
+  if (g_str_equal (reason, "kept"))
+    {
+      if (step->kind == STEP_REPORT && !load_kept_report (self, &error))
+        {
+          fail (task, error);
+          return;
+        }
+      if (step->kind == STEP_DOCS)
+        run->documents = g_strdup (step->path);
+      g_signal_emit (self, signals[SIGNAL_STAGE_FINISHED], 0, step_names[step->kind], step->style, step->path,
+                     "kept from an earlier run");
+      run->current++;
+      next_step (task);
+      return;
+    }
+
+  /* A stale file goes before the stage runs, so that a failure leaves
+   * nothing that looks finished. */
+  if (!g_str_equal (reason, "resumed") && g_unlink (step->path) != 0 && errno != ENOENT)
+    {
+      int saved = errno;
+
+      fail (task, g_error_new (G_IO_ERROR, g_io_error_from_errno (saved), "cannot remove %s: %s", step->path,
+                               g_strerror (saved)));
+      return;
+    }
+  grammar_manifest_set (run->manifest, step->file, step->fingerprint, FALSE);
+  if (!grammar_manifest_save (run->manifest, &error))
+    {
+      fail (task, error);
+      return;
+    }
+  start_step (task, step);
+}
+
+static void
+add_step (Run        *run,
+          StepKind    kind,
+          const char *style,
+          const char *file)
+{
+  Step *step = g_new0 (Step, 1);
+
+  step->kind = kind;
+  step->style = g_strdup (style);
+  step->file = style != NULL ? g_strconcat (style, ".", file, NULL) : g_strdup (file);
+  step->path = g_build_filename (run->self->outdir, step->file, NULL);
+  g_ptr_array_add (run->steps, step);
+}
+
+static GPtrArray *
+plan_steps (Run *run)
+{
+  const char * const *styles = grammar_method_get_styles (run->self);
+
+  add_step (run, STEP_SQL_TEMPLATES, NULL, "sql-templates.json");
+  if (grammar_config_has_section (run->self->config, "documents"))
+    add_step (run, STEP_DOCS, NULL, "documents.jsonl");
+  for (guint i = 0; styles[i] != NULL; i++)
+    {
+      add_step (run, STEP_TEXT_TEMPLATES, styles[i], "text-templates.json");
+      add_step (run, STEP_QA, styles[i], "dataset.jsonl");
+      add_step (run, STEP_RAG, styles[i], "results.jsonl");
+      add_step (run, STEP_JUDGE, styles[i], "judged.jsonl");
+    }
+  add_step (run, STEP_REPORT, NULL, "report.json");
+  return run->steps;
+}
+
+static gboolean
+check_styles (GrammarMethod  *self,
+              GError        **error)
+{
+  const char * const *styles = grammar_method_get_styles (self);
+
+  for (guint i = 0; styles[i] != NULL; i++)
+    {
+      if (!grammar_text_style_check (styles[i], error))
+        return FALSE;
+      for (guint j = 0; j < i; j++)
+        if (g_str_equal (styles[i], styles[j]))
+          {
+            g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "the style %s is named twice", styles[i]);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+/**
+ * grammar_method_run_async:
+ * @self: a #GrammarMethod
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the run is over
+ * @user_data: data for @callback
+ *
+ * Runs every stage of the method into #GrammarMethod:outdir, on the
+ * thread-default main context (the generation stages work in a thread of
+ * their own). Cancelling stops the stage running: the files of the
+ * finished stages stay, the rag and judge files keep every record written,
+ * and a later run goes on from there.
+ */
+void
+grammar_method_run_async (GrammarMethod       *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task;
+  Run *run;
+  GError *error = NULL;
+
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, grammar_method_run_async);
+  if (self->running)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING, "the method is already running");
+      g_object_unref (task);
+      return;
+    }
+  if (!check_styles (self, &error))
+    {
+      fail (task, error);
+      return;
+    }
+  if (g_mkdir_with_parents (self->outdir, 0777) != 0)
+    {
+      int saved = errno;
+
+      g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "cannot make the folder %s: %s",
+                               self->outdir, g_strerror (saved));
+      g_object_unref (task);
+      return;
+    }
+
+  run = g_new0 (Run, 1);
+  run->self = self;
+  run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
+  g_task_set_task_data (task, run, (GDestroyNotify) run_free);
+  run->manifest = grammar_manifest_load (self->outdir, &error);
+  if (run->manifest == NULL)
+    {
+      fail (task, error);
+      return;
+    }
+  plan_steps (run);
+  self->running = TRUE;
+  self->n_failed = 0;
+  g_hash_table_remove_all (self->file_hashes);
+  next_step (task);
+}
+
+/**
+ * grammar_method_run_finish:
+ * @self: a #GrammarMethod
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes grammar_method_run_async(). A run whose system under test
+ * failed on some records succeeds (they are written with their error and
+ * judged unmeasured): grammar_method_get_n_failed() counts them.
+ *
+ * Returns: %TRUE when every stage finished, %FALSE with @error set
+ */
+gboolean
+grammar_method_run_finish (GrammarMethod  *self,
+                           GAsyncResult   *result,
+                           GError        **error)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  self->running = FALSE;
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * grammar_method_run:
+ * @self: a #GrammarMethod
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Runs the method and waits for it, on a main context of its own (see
+ * grammar_method_run_async()).
+ *
+ * Returns: %TRUE when every stage finished, %FALSE with @error set
+ */
+gboolean
+grammar_method_run (GrammarMethod  *self,
+                    GCancellable   *cancellable,
+                    GError        **error)
+{
+  GrammarSync sync;
+  gboolean ok;
+
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), FALSE);
+
+  grammar_sync_init (&sync);
+  grammar_method_run_async (self, cancellable, grammar_sync_callback, &sync);
+  ok = grammar_method_run_finish (self, grammar_sync_wait (&sync), error);
+  grammar_sync_clear (&sync);
+  return ok;
+}
