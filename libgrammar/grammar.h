@@ -33,6 +33,7 @@
 #include "grammar-matcher.h"
 #include "grammar-metric.h"
 #include "grammar-system.h"
+#include "grammar-http-client.h"
 
 #include "grammar-sql-template.h"
 #include "grammar-text-template.h"

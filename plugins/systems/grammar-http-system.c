@@ -2,10 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <math.h>
 #include <string.h>
 
-#include <gio/gnetworking.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
@@ -42,9 +40,6 @@
 #define DEFAULT_TEXT_POINTER "/text"
 #define DEFAULT_SCORE_POINTER "/score"
 
-#define BACKOFF_INITIAL_MS 250
-#define BACKOFF_MAX_MS 30000
-#define RETRY_AFTER_MAX_S 300
 #define EXCERPT_BYTES 200
 
 struct _GrammarHttpSystem
@@ -68,13 +63,10 @@ struct _GrammarHttpSystem
   char *ca_file;
 
   /* state */
-  char *api_key;            /* never shown */
+  gboolean has_key;         /* api-key-env names a set variable */
   char *shown_url;          /* url without a password, for messages */
   JsonObject *extra;        /* extra-body, parsed; NULL when unset */
-  SoupSession *session;
-  GQueue queue;             /* Job *, waiting for a slot */
-  guint in_flight;
-  gboolean pumping;
+  GrammarHttpClient *client;
 };
 
 enum
@@ -122,19 +114,6 @@ set_str (char       **field,
   *field = g_strdup (value);
 }
 
-/* Any text that may come from the server or the network goes through
- * this before it reaches an error: the key is never shown. */
-static char *
-redact (GrammarHttpSystem *self,
-        const char        *text)
-{
-  g_autoptr (GString) string = g_string_new (text);
-
-  if (is_set (self->api_key))
-    g_string_replace (string, self->api_key, "[redacted]", 0);
-  return g_string_free (g_steal_pointer (&string), FALSE);
-}
-
 /* The start of a reply for an error message: at most EXCERPT_BYTES,
  * cut at a character boundary, valid UTF-8, without the key. */
 static char *
@@ -154,7 +133,7 @@ excerpt (GrammarHttpSystem *self,
   if (!g_utf8_validate_len (data, length, &end) && length < size && length - (gsize) (end - data) < 4)
     length = (gsize) (end - data);
   valid = g_utf8_make_valid (data, (gssize) length);
-  redacted = redact (self, valid);
+  redacted = grammar_http_client_redact (self->client, valid);
   return g_strdup_printf ("“%s”%s", redacted, length < size ? "…" : "");
 }
 
@@ -353,207 +332,38 @@ parse_answer (GrammarHttpSystem  *self,
   return grammar_answer_new (text != NULL ? text : "", hits);
 }
 
-/* ---- jobs: one query, tried until it succeeds or gives up ---- */
-
-typedef struct
-{
-  GrammarHttpSystem *self;      /* a reference */
-  GTask *task;
-  GBytes *body;
-  GCancellable *cancellable;    /* the caller's, nullable */
-  GMainContext *context;        /* the caller's thread-default context */
-
-  guint attempts;
-  SoupMessage *message;
-  GCancellable *attempt_cancellable;
-  gulong cancelled_id;
-  GSource *timer;               /* the timeout of an attempt, or the back-off */
-  gboolean timed_out;
-} Job;
-
-static void pump (GrammarHttpSystem *self);
-
-static void
-clear_timer (Job *job)
-{
-  if (job->timer != NULL)
-    {
-      g_source_destroy (job->timer);
-      g_clear_pointer (&job->timer, g_source_unref);
-    }
-}
-
-static void
-job_free (Job *job)
-{
-  clear_timer (job);
-  g_clear_pointer (&job->body, g_bytes_unref);
-  g_clear_object (&job->cancellable);
-  g_clear_pointer (&job->context, g_main_context_unref);
-  g_clear_object (&job->task);
-  g_clear_object (&job->message);
-  g_clear_object (&job->attempt_cancellable);
-  g_clear_object (&job->self);
-  g_free (job);
-}
-
-/* Hands @answer or @error (one of them, taken) to the caller. */
-static void
-job_finish (Job           *job,
-            GrammarAnswer *answer,
-            GError        *error)
-{
-  if (error != NULL)
-    g_task_return_error (job->task, error);
-  else
-    g_task_return_pointer (job->task, answer, g_object_unref);
-  job_free (job);
-}
-
-static gboolean
-on_backoff_done (gpointer user_data)
-{
-  Job *job = user_data;
-
-  g_clear_pointer (&job->timer, g_source_unref);
-  g_queue_push_head (&job->self->queue, job);
-  pump (job->self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Seconds of a Retry-After header, or -1. */
-static double
-retry_after (SoupMessage *message)
-{
-  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message), "Retry-After");
-  char *end = NULL;
-  double seconds;
-
-  if (value == NULL)
-    return -1;
-  seconds = g_ascii_strtod (value, &end);
-  if (end == value || seconds < 0 || !isfinite (seconds))
-    return -1;
-  return MIN (seconds, RETRY_AFTER_MAX_S);
-}
-
-/* A query cancelled while it waits to be tried again ends at once, not
- * when the back-off (up to Retry-After's 300 s) is over. */
-static gboolean
-on_backoff_cancelled (GCancellable *cancellable,
-                      gpointer      user_data)
-{
-  job_finish (user_data, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled"));
-  return G_SOURCE_REMOVE;
-}
-
-/* Takes @error: tries again later, or fails with it when no try is left. */
-static void
-retry_or_fail (Job    *job,
-               GError *error,
-               double  wait_seconds)
-{
-  GrammarHttpSystem *self = job->self;
-  guint delay_ms;
-
-  if (job->attempts > self->max_retries)
-    {
-      g_prefix_error (&error, "%s failed after %u attempt%s: ", self->shown_url, job->attempts,
-                      job->attempts == 1 ? "" : "s");
-      job_finish (job, NULL, error);
-      return;
-    }
-  g_debug ("%s: attempt %u failed (%s), trying again", self->shown_url, job->attempts, error->message);
-  g_error_free (error);
-  if (wait_seconds >= 0)
-    delay_ms = (guint) (wait_seconds * 1000);
-  else
-    {
-      guint64 base = MIN ((guint64) BACKOFF_INITIAL_MS << MIN (job->attempts - 1, 16u), BACKOFF_MAX_MS);
-
-      /* Half fixed, half random: callers that failed together spread out. */
-      delay_ms = (guint) (base / 2 + (guint64) g_random_int_range (0, (gint32) (base / 2) + 1));
-    }
-  job->timer = g_timeout_source_new (delay_ms);
-  g_source_set_callback (job->timer, on_backoff_done, job, NULL);
-  if (job->cancellable != NULL)
-    {
-      g_autoptr (GSource) cancelled = g_cancellable_source_new (job->cancellable);
-
-      g_source_set_callback (cancelled, G_SOURCE_FUNC (on_backoff_cancelled), job, NULL);
-      g_source_add_child_source (job->timer, cancelled);
-    }
-  g_source_attach (job->timer, job->context);
-}
-
-static gboolean
-is_retryable_status (guint status)
-{
-  return status == 408 || status == 429 || (status >= 500 && status <= 599 && status != 501 && status != 505);
-}
+/* ---- sending ---- */
 
 static char *
 auth_hint (GrammarHttpSystem *self)
 {
   if (!is_set (self->api_key_env))
     return g_strdup ("; if the service needs a key, set api-key-env to the environment variable holding it");
-  if (!is_set (self->api_key))
+  if (!self->has_key)
     return g_strdup_printf ("; the environment variable %s holding the API key is not set", self->api_key_env);
   return g_strdup_printf ("; check the API key in the environment variable %s", self->api_key_env);
 }
 
-static void
-on_send_failed (Job    *job,
-                GError *error)
+/* Any 2xx reply is taken as it is: one that is not JSON or lacks the
+ * answer fails in on_sent, since asking a broken service again does not
+ * fix it. The client tries 408, 429 and 5xx again with this message. */
+static gboolean
+check_reply (guint     status,
+             GBytes   *bytes,
+             gpointer  user_data,
+             GError  **error)
 {
-  GrammarHttpSystem *self = job->self;
-  g_autofree char *redacted = NULL;
-
-  if (g_cancellable_is_cancelled (job->cancellable))
-    job_finish (job, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled"));
-  else if (job->timed_out)
-    retry_or_fail (job, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "no reply within %g s (timeout)",
-                                     self->timeout), -1);
-  else if (error->domain == G_TLS_ERROR)
-    {
-      redacted = redact (self, error->message);
-      job_finish (job, NULL, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: TLS: %s%s", self->shown_url,
-                                          redacted, is_set (self->ca_file) ? "" : " (a private CA? set ca-file)"));
-    }
-  else
-    {
-      redacted = redact (self, error->message);
-      retry_or_fail (job, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s", redacted), -1);
-    }
-}
-
-static void
-on_reply (Job    *job,
-          GBytes *bytes)
-{
-  GrammarHttpSystem *self = job->self;
-  guint status = soup_message_get_status (job->message);
+  GrammarHttpSystem *self = user_data;
   g_autofree char *start = NULL;
-  GError *error = NULL;
+  g_autofree char *hint = NULL;
 
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
-    {
-      GrammarAnswer *answer = parse_answer (self, bytes, &error);
-
-      job_finish (job, answer, error);
-      return;
-    }
+    return TRUE;
   start = excerpt (self, bytes);
-  if (is_retryable_status (status))
-    retry_or_fail (job, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s", status, start),
-                   retry_after (job->message));
-  else
-    {
-      g_autofree char *hint = status == 401 || status == 403 ? auth_hint (self) : NULL;
-
-      job_finish (job, NULL, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: HTTP %u: %s%s",
-                                          self->shown_url, status, start, hint != NULL ? hint : ""));
-    }
+  hint = status == 401 || status == 403 ? auth_hint (self) : NULL;
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s%s", status, start,
+               hint != NULL ? hint : "");
+  return FALSE;
 }
 
 static void
@@ -561,136 +371,18 @@ on_sent (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  Job *job = user_data;
-  g_autoptr (GrammarHttpSystem) self = g_object_ref (job->self);
-  g_autoptr (GError) error = NULL;
+  g_autoptr (GTask) task = user_data;
+  GrammarHttpSystem *self = g_task_get_source_object (task);
   g_autoptr (GBytes) bytes = NULL;
+  GError *error = NULL;
+  GrammarAnswer *answer;
 
-  bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
-  self->in_flight--;
-  clear_timer (job);
-  g_cancellable_disconnect (job->cancellable, job->cancelled_id);
-  job->cancelled_id = 0;
-  g_clear_object (&job->attempt_cancellable);
-
-  if (bytes == NULL)
-    on_send_failed (job, error);
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, NULL, &error);
+  answer = bytes != NULL ? parse_answer (self, bytes, &error) : NULL;
+  if (answer == NULL)
+    g_task_return_error (task, error);
   else
-    on_reply (job, bytes);
-  pump (self);
-}
-
-static gboolean
-on_attempt_timeout (gpointer user_data)
-{
-  Job *job = user_data;
-
-  job->timed_out = TRUE;
-  g_clear_pointer (&job->timer, g_source_unref);
-  g_cancellable_cancel (job->attempt_cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_caller_cancelled (GCancellable *cancellable,
-                     gpointer      user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
-static void
-add_headers (GrammarHttpSystem  *self,
-             SoupMessageHeaders *headers)
-{
-  soup_message_headers_replace (headers, "Accept", "application/json");
-  if (is_set (self->api_key))
-    {
-      g_autofree char *value = g_strconcat ("Bearer ", self->api_key, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", value);
-    }
-  for (guint i = 0; self->extra_headers != NULL && self->extra_headers[i] != NULL; i++)
-    {
-      const char *colon = strchr (self->extra_headers[i], ':');
-      g_autofree char *name = g_strstrip (g_strndup (self->extra_headers[i], (gsize) (colon - self->extra_headers[i])));
-      g_autofree char *value = g_strstrip (g_strdup (colon + 1));
-
-      soup_message_headers_replace (headers, name, value);
-    }
-}
-
-/* Requests and replies are small and go as several writes: without
- * TCP_NODELAY, Nagle's algorithm holds the later ones back for an ACK. */
-static void
-on_network_event (SoupMessage        *message,
-                  GSocketClientEvent  event,
-                  GIOStream          *connection,
-                  gpointer            user_data)
-{
-  if (event == G_SOCKET_CLIENT_CONNECTED && G_IS_SOCKET_CONNECTION (connection))
-    g_socket_set_option (g_socket_connection_get_socket (G_SOCKET_CONNECTION (connection)), IPPROTO_TCP,
-                         TCP_NODELAY, TRUE, NULL);
-}
-
-static void
-start_attempt (Job *job)
-{
-  GrammarHttpSystem *self = job->self;
-  /* A job queued from one context may be started from the callback of
-   * another: libsoup calls back on the thread-default context. */
-  g_autoptr (GMainContext) current = g_main_context_ref_thread_default ();
-  gboolean push = job->context != current;
-
-  self->in_flight++;
-  job->attempts++;
-  job->timed_out = FALSE;
-
-  g_clear_object (&job->message);
-  job->message = soup_message_new ("POST", self->url);
-  /* libsoup opens a new connection for every POST unless the message is
-   * marked idempotent; a request that dies on a stale kept-alive
-   * connection is tried again like any reset, so keep-alive is safe. */
-  soup_message_add_flags (job->message, SOUP_MESSAGE_IDEMPOTENT);
-  g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), NULL);
-  add_headers (self, soup_message_get_request_headers (job->message));
-  soup_message_set_request_body_from_bytes (job->message, "application/json", job->body);
-
-  job->attempt_cancellable = g_cancellable_new ();
-  if (job->cancellable != NULL)
-    job->cancelled_id = g_cancellable_connect (job->cancellable, G_CALLBACK (on_caller_cancelled),
-                                               job->attempt_cancellable, NULL);
-  if (self->timeout > 0)
-    {
-      job->timer = g_timeout_source_new ((guint) MIN (ceil (self->timeout * 1000.0), (double) G_MAXUINT));
-      g_source_set_callback (job->timer, on_attempt_timeout, job, NULL);
-      g_source_attach (job->timer, job->context);
-    }
-
-  if (push)
-    g_main_context_push_thread_default (job->context);
-  soup_session_send_and_read_async (self->session, job->message, G_PRIORITY_DEFAULT, job->attempt_cancellable,
-                                    on_sent, job);
-  if (push)
-    g_main_context_pop_thread_default (job->context);
-}
-
-/* Starts queued jobs while there is a free slot. */
-static void
-pump (GrammarHttpSystem *self)
-{
-  if (self->pumping)
-    return;
-  self->pumping = TRUE;
-  while (self->in_flight < self->max_concurrency && !g_queue_is_empty (&self->queue))
-    {
-      Job *job = g_queue_pop_head (&self->queue);
-
-      if (g_cancellable_is_cancelled (job->cancellable))
-        job_finish (job, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled"));
-      else
-        start_attempt (job);
-    }
-  self->pumping = FALSE;
+    g_task_return_pointer (task, answer, g_object_unref);
 }
 
 /* ---- answering ---- */
@@ -725,23 +417,20 @@ grammar_http_system_answer_async (GrammarSystem       *system,
                                   gpointer             user_data)
 {
   GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (system);
-  Job *job = g_new0 (Job, 1);
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr (GBytes) body = NULL;
 
-  job->self = g_object_ref (self);
-  job->task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (job->task, grammar_http_system_answer_async);
-  job->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
-  job->context = g_main_context_ref_thread_default ();
-
-  if (self->session == NULL)
+  g_task_set_source_tag (task, grammar_http_system_answer_async);
+  if (self->client == NULL)
     {
-      job_finish (job, NULL, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
-                                          "the http system was not initialized (g_initable_init)"));
+      g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                               "the http system was not initialized (g_initable_init)");
       return;
     }
-  job->body = build_body (self, query);
-  g_queue_push_tail (&self->queue, job);
-  pump (self);
+  body = build_body (self, query);
+  grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
+                                  g_object_ref (self), g_object_unref, cancellable, on_sent,
+                                  g_steal_pointer (&task));
 }
 
 static GrammarAnswer *
@@ -825,22 +514,28 @@ check_extra_body (GrammarHttpSystem  *self,
   return TRUE;
 }
 
-static gboolean
-check_headers (GrammarHttpSystem  *self,
-               GError            **error)
+/* The client of the queries: the plugin's retry, concurrency and TLS
+ * properties, the key as a bearer token and the extra headers. */
+static GrammarHttpClient *
+make_client (GrammarHttpSystem  *self,
+             GError            **error)
 {
-  for (guint i = 0; self->extra_headers != NULL && self->extra_headers[i] != NULL; i++)
-    {
-      const char *colon = strchr (self->extra_headers[i], ':');
+  g_autoptr (GrammarHttpClient) client = grammar_http_client_new ();
+  const char *key = is_set (self->api_key_env) ? g_getenv (self->api_key_env) : NULL;
 
-      if (colon == NULL || colon == self->extra_headers[i])
-        {
-          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                       "extra-headers: “%s” is not of the form “Name: value”", self->extra_headers[i]);
-          return FALSE;
-        }
+  g_object_set (client, "max-concurrency", self->max_concurrency, "max-retries", self->max_retries,
+                "timeout", self->timeout, NULL);
+  grammar_http_client_set_header (client, "Accept", "application/json");
+  if (!grammar_http_client_add_header_lines (client, (const char * const *) self->extra_headers, error))
+    {
+      g_prefix_error (error, "extra-headers: ");
+      return NULL;
     }
-  return TRUE;
+  self->has_key = is_set (key);
+  grammar_http_client_set_bearer_token (client, key);
+  if (!grammar_http_client_set_ca_file (client, self->ca_file, error))
+    return NULL;
+  return g_steal_pointer (&client);
 }
 
 static gboolean
@@ -850,10 +545,9 @@ grammar_http_system_initable_init (GInitable     *initable,
 {
   GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (initable);
 
-  if (self->session != NULL)
+  if (self->client != NULL)
     return TRUE;
-  if (!check_url (self, error) || !check_pointers (self, error) || !check_extra_body (self, error) ||
-      !check_headers (self, error))
+  if (!check_url (self, error) || !check_pointers (self, error) || !check_extra_body (self, error))
     return FALSE;
   if (!is_set (self->query_member))
     {
@@ -861,28 +555,8 @@ grammar_http_system_initable_init (GInitable     *initable,
                    "query-member must name the member of the request that holds the query (e.g. query)");
       return FALSE;
     }
-  if (is_set (self->api_key_env))
-    self->api_key = g_strdup (g_getenv (self->api_key_env));
-
-  self->session = soup_session_new_with_options ("max-conns", MAX (self->max_concurrency, 10),
-                                                 "max-conns-per-host", self->max_concurrency,
-                                                 "user-agent", "grammar",
-                                                 NULL);
-  if (is_set (self->ca_file))
-    {
-      g_autoptr (GError) local_error = NULL;
-      g_autoptr (GTlsDatabase) database = g_tls_file_database_new (self->ca_file, &local_error);
-
-      if (database == NULL)
-        {
-          g_clear_object (&self->session);
-          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "ca-file %s: %s",
-                       self->ca_file, local_error->message);
-          return FALSE;
-        }
-      g_object_set (self->session, "tls-database", database, NULL);
-    }
-  return TRUE;
+  self->client = make_client (self, error);
+  return self->client != NULL;
 }
 
 static void
@@ -903,9 +577,7 @@ grammar_http_system_dispose (GObject *object)
 {
   GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (object);
 
-  if (self->session != NULL)
-    soup_session_abort (self->session);
-  g_clear_object (&self->session);
+  g_clear_object (&self->client);
 
   G_OBJECT_CLASS (grammar_http_system_parent_class)->dispose (object);
 }
@@ -926,9 +598,6 @@ grammar_http_system_finalize (GObject *object)
   g_free (self->api_key_env);
   g_strfreev (self->extra_headers);
   g_free (self->ca_file);
-  if (self->api_key != NULL)
-    memset (self->api_key, 0, strlen (self->api_key));
-  g_free (self->api_key);
   g_free (self->shown_url);
   g_clear_pointer (&self->extra, json_object_unref);
 
@@ -1076,7 +745,6 @@ grammar_http_system_init (GrammarHttpSystem *self)
   self->timeout = 60.0;
   self->max_retries = 3;
   self->max_concurrency = 8;
-  g_queue_init (&self->queue);
 }
 
 void
