@@ -2,10 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <math.h>
 #include <string.h>
 
-#include <gio/gnetworking.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
@@ -44,9 +42,6 @@
 #define DEFAULT_KEY_ENV "OPENAI_API_KEY"
 #define DEFAULT_CACHE "~/.cache/grammar/llm.sqlite"
 
-#define BACKOFF_INITIAL_MS 250
-#define BACKOFF_MAX_MS 30000
-#define RETRY_AFTER_MAX_S 300
 
 struct _GrammarOpenaiLlm
 {
@@ -69,23 +64,16 @@ struct _GrammarOpenaiLlm
   gboolean cache_sampled;
   char *ca_file;
 
-  /* statistics */
-  guint64 n_requests;
+  /* statistics (requests and retries are the client's) */
   guint64 n_cache_hits;
-  guint64 n_retries;
   guint64 n_prompt_tokens;
   guint64 n_completion_tokens;
 
   /* state */
-  char *api_key;            /* never shown */
+  gboolean has_key;         /* api-key-env names a set variable */
   char *endpoint;           /* base-url without a trailing slash */
-  SoupSession *session;
+  GrammarHttpClient *client;
   GrammarOpenaiCache *cache;
-  GQueue queue;             /* Job *, waiting for a slot */
-  guint in_flight;
-  gboolean pumping;
-  gint64 next_send;         /* monotonic µs, for requests-per-minute */
-  GSource *pace_source;
   gboolean n_unsupported;   /* the server refused n > 1 once */
 };
 
@@ -138,19 +126,6 @@ static gboolean
 is_set (const char *text)
 {
   return text != NULL && text[0] != '\0';
-}
-
-/* Any text that may come from the server or the network goes through
- * this before it reaches an error: the key is never shown. */
-static char *
-redact (GrammarOpenaiLlm *self,
-        const char       *text)
-{
-  g_autoptr (GString) string = g_string_new (text);
-
-  if (is_set (self->api_key))
-    g_string_replace (string, self->api_key, "[redacted]", 0);
-  return g_string_free (g_steal_pointer (&string), FALSE);
 }
 
 /* Members of a reply, read without trusting its shape: NULL or the
@@ -223,36 +198,19 @@ struct _Job
   GBytes *body;
   guint n;                      /* choices (chat) or texts (embeddings) asked */
   guint index;                  /* of a chat sub-request, where its choices go */
-  GCancellable *cancellable;    /* the caller's, nullable */
-  GMainContext *context;        /* the caller's thread-default context */
   JobDone done;
   GTask *task;                  /* a reference, for @done */
 
-  guint attempts;
   guint status;                 /* of the last reply, 0 without one */
-  SoupMessage *message;
-  GCancellable *attempt_cancellable;
-  gulong cancelled_id;
-  GSource *timer;               /* the timeout of an attempt, or the back-off */
-  gboolean timed_out;
+  JsonNode *root;               /* the reply check_reply accepted */
 };
-
-static void pump (GrammarOpenaiLlm *self);
 
 static void
 job_free (Job *job)
 {
   g_clear_pointer (&job->body, g_bytes_unref);
-  g_clear_object (&job->cancellable);
-  g_clear_pointer (&job->context, g_main_context_unref);
   g_clear_object (&job->task);
-  g_clear_object (&job->message);
-  g_clear_object (&job->attempt_cancellable);
-  if (job->timer != NULL)
-    {
-      g_source_destroy (job->timer);
-      g_source_unref (job->timer);
-    }
+  g_clear_pointer (&job->root, json_node_unref);
   g_clear_object (&job->self);
   g_free (job);
 }
@@ -273,38 +231,15 @@ job_new (GrammarOpenaiLlm *self,
   job->body = g_bytes_new_take (body, strlen (body));
   job->n = n;
   job->task = g_object_ref (task);
-  job->cancellable = g_task_get_cancellable (task) != NULL ? g_object_ref (g_task_get_cancellable (task)) : NULL;
-  job->context = g_main_context_ref_thread_default ();
   job->done = done;
   return job;
-}
-
-static void
-job_finish (Job      *job,
-            JsonNode *root,
-            GError   *error)
-{
-  job->done (job, root, error);
-  job_free (job);
-}
-
-static void
-enqueue (GrammarOpenaiLlm *self,
-         Job              *job,
-         gboolean          first)
-{
-  if (first)
-    g_queue_push_head (&self->queue, job);
-  else
-    g_queue_push_tail (&self->queue, job);
-  pump (self);
 }
 
 /* The server's own words: error.message of an OpenAI error body, else
  * the start of the body, else the reason phrase. */
 static char *
-server_message (SoupMessage *message,
-                GBytes      *bytes)
+server_message (guint   status,
+                GBytes *bytes)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   gsize size = 0;
@@ -329,13 +264,7 @@ server_message (SoupMessage *message,
     }
   if (data != NULL && size > 0 && g_utf8_validate (data, (gssize) MIN (size, 200), NULL))
     return g_strndup (data, MIN (size, 200));
-  return g_strdup (soup_message_get_reason_phrase (message) != NULL ? soup_message_get_reason_phrase (message) : "");
-}
-
-static gboolean
-is_retryable_status (guint status)
-{
-  return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+  return g_strdup (soup_status_get_phrase (status) != NULL ? soup_status_get_phrase (status) : "");
 }
 
 /* Checks that a 2xx reply holds what a chat or embeddings reply must. */
@@ -379,93 +308,36 @@ parse_reply (Job     *job,
   return json_node_ref (root);
 }
 
+/* A 2xx reply that is not a valid chat or embeddings reply is tried
+ * again, like a 429 or a 5xx; any other status fails with the server's
+ * message (the client redacts it and adds the address). */
 static gboolean
-on_attempt_timeout (gpointer user_data)
-{
-  Job *job = user_data;
-
-  job->timed_out = TRUE;
-  g_cancellable_cancel (job->attempt_cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_caller_cancelled (GCancellable *cancellable,
-                     gpointer      user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
-static void
-clear_timer (Job *job)
-{
-  if (job->timer != NULL)
-    {
-      g_source_destroy (job->timer);
-      g_clear_pointer (&job->timer, g_source_unref);
-    }
-}
-
-static gboolean
-on_backoff_done (gpointer user_data)
+check_reply (guint     status,
+             GBytes   *bytes,
+             gpointer  user_data,
+             GError  **error)
 {
   Job *job = user_data;
   GrammarOpenaiLlm *self = job->self;
+  g_autofree char *message = NULL;
+  g_autofree char *hint = NULL;
 
-  g_clear_pointer (&job->timer, g_source_unref);
-  enqueue (self, job, TRUE);
-  return G_SOURCE_REMOVE;
-}
-
-/* Seconds of a Retry-After header, or -1. */
-static double
-retry_after (SoupMessage *message)
-{
-  const char *value;
-  char *end = NULL;
-  double seconds;
-
-  if (message == NULL)
-    return -1;
-  value = soup_message_headers_get_one (soup_message_get_response_headers (message), "Retry-After");
-  if (value == NULL)
-    return -1;
-  seconds = g_ascii_strtod (value, &end);
-  if (end == value || seconds < 0 || !isfinite (seconds))
-    return -1;
-  return MIN (seconds, RETRY_AFTER_MAX_S);
-}
-
-static void
-retry_or_fail (Job    *job,
-               GError *error,
-               double  wait_seconds)
-{
-  GrammarOpenaiLlm *self = job->self;
-  guint delay_ms;
-
-  if (job->attempts > (guint) self->max_retries)
+  if (SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      g_autoptr (GError) final = g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
-                                              "%s/%s failed after %u attempt%s: %s", self->endpoint, job->path,
-                                              job->attempts, job->attempts == 1 ? "" : "s", error->message);
-      job_finish (job, NULL, final);
-      return;
+      g_clear_pointer (&job->root, json_node_unref);
+      job->root = parse_reply (job, bytes, error);
+      return job->root != NULL;
     }
-  g_debug ("%s/%s: attempt %u failed (%s), trying again", self->endpoint, job->path, job->attempts, error->message);
-  if (wait_seconds >= 0)
-    delay_ms = (guint) (wait_seconds * 1000);
-  else
-    {
-      guint64 base = (guint64) BACKOFF_INITIAL_MS << MIN (job->attempts - 1, 16u);
-
-      base = MIN (base, BACKOFF_MAX_MS);
-      /* Half fixed, half random: callers that failed together spread out. */
-      delay_ms = (guint) (base / 2 + (guint64) g_random_int_range (0, (gint32) (base / 2) + 1));
-    }
-  job->timer = g_timeout_source_new (delay_ms);
-  g_source_set_callback (job->timer, on_backoff_done, job, NULL);
-  g_source_attach (job->timer, job->context);
+  message = server_message (status, bytes);
+  if (status == 401 && !is_set (self->api_key_env))
+    hint = g_strdup ("; the server needs an API key: set api-key-env to the environment variable holding it");
+  else if (status == 401 && !self->has_key)
+    hint = g_strdup_printf ("; the environment variable %s holding the API key is not set", self->api_key_env);
+  else if (status == 401)
+    hint = g_strdup_printf ("; check the API key in the environment variable %s", self->api_key_env);
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s%s", status, message,
+               hint != NULL ? hint : "");
+  return FALSE;
 }
 
 static void
@@ -474,235 +346,23 @@ on_sent (GObject      *source,
          gpointer      user_data)
 {
   Job *job = user_data;
-  GrammarOpenaiLlm *self = g_object_ref (job->self);
-  g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *message = NULL;
-  g_autofree char *redacted = NULL;
-  guint status;
+  g_autoptr (GError) error = NULL;
 
-  bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
-  self->in_flight--;
-  clear_timer (job);
-  if (job->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (job->cancellable, job->cancelled_id);
-      job->cancelled_id = 0;
-    }
-  g_clear_object (&job->attempt_cancellable);
-  status = bytes != NULL ? soup_message_get_status (job->message) : 0;
-  job->status = status;
-
-  if (bytes == NULL)
-    {
-      g_autoptr (GError) retry_error = NULL;
-
-      if (g_cancellable_is_cancelled (job->cancellable))
-        {
-          g_autoptr (GError) cancelled = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-
-          job_finish (job, NULL, cancelled);
-        }
-      else if (job->timed_out)
-        {
-          retry_error = g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "no reply within %g s (timeout)",
-                                     self->timeout);
-          retry_or_fail (job, retry_error, -1);
-        }
-      else if (error->domain == G_TLS_ERROR)
-        {
-          g_autoptr (GError) fatal = NULL;
-
-          redacted = redact (self, error->message);
-          fatal = g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s/%s: TLS: %s%s", self->endpoint, job->path,
-                               redacted, is_set (self->ca_file) ? "" : " (a private CA? set ca-file)");
-          job_finish (job, NULL, fatal);
-        }
-      else
-        {
-          redacted = redact (self, error->message);
-          retry_error = g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s", redacted);
-          retry_or_fail (job, retry_error, -1);
-        }
-    }
-  else if (SOUP_STATUS_IS_SUCCESSFUL (status))
-    {
-      root = parse_reply (job, bytes, &error);
-      if (root != NULL)
-        job_finish (job, root, NULL);
-      else
-        retry_or_fail (job, error, -1);
-    }
-  else
-    {
-      message = server_message (job->message, bytes);
-      redacted = redact (self, message);
-      if (is_retryable_status (status))
-        {
-          g_autoptr (GError) retry_error = g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s",
-                                                        status, redacted);
-          retry_or_fail (job, retry_error, retry_after (job->message));
-        }
-      else
-        {
-          g_autoptr (GError) fatal = NULL;
-          g_autofree char *hint = NULL;
-
-          if (status == 401 && !is_set (self->api_key_env))
-            hint = g_strdup ("; the server needs an API key: set api-key-env to the environment variable holding it");
-          else if (status == 401 && !is_set (self->api_key))
-            hint = g_strdup_printf ("; the environment variable %s holding the API key is not set", self->api_key_env);
-          else if (status == 401)
-            hint = g_strdup_printf ("; check the API key in the environment variable %s", self->api_key_env);
-          fatal = g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s/%s: HTTP %u: %s%s", self->endpoint,
-                               job->path, status, redacted, hint != NULL ? hint : "");
-          job_finish (job, NULL, fatal);
-        }
-    }
-  pump (self);
-  g_object_unref (self);
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, &job->status, &error);
+  job->done (job, bytes != NULL ? job->root : NULL, error);
+  job_free (job);
 }
 
+/* Sends the job through the client, which queues, paces and retries it. */
 static void
-add_headers (GrammarOpenaiLlm   *self,
-             SoupMessageHeaders *headers)
+enqueue (GrammarOpenaiLlm *self,
+         Job              *job)
 {
-  if (is_set (self->api_key))
-    {
-      g_autofree char *value = g_strconcat ("Bearer ", self->api_key, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", value);
-    }
-  if (is_set (self->organization))
-    soup_message_headers_replace (headers, "OpenAI-Organization", self->organization);
-  for (guint i = 0; self->extra_headers != NULL && self->extra_headers[i] != NULL; i++)
-    {
-      const char *colon = strchr (self->extra_headers[i], ':');
-      g_autofree char *name = NULL;
-      g_autofree char *value = NULL;
-
-      if (colon == NULL)
-        continue;
-      name = g_strstrip (g_strndup (self->extra_headers[i], (gsize) (colon - self->extra_headers[i])));
-      value = g_strstrip (g_strdup (colon + 1));
-      soup_message_headers_replace (headers, name, value);
-    }
-}
-
-/* Requests and replies are small and go as several writes: without
- * TCP_NODELAY, Nagle's algorithm holds the later ones back for an ACK. */
-static void
-on_network_event (SoupMessage       *message,
-                  GSocketClientEvent event,
-                  GIOStream         *connection,
-                  gpointer           user_data)
-{
-  if (event == G_SOCKET_CLIENT_CONNECTED && G_IS_SOCKET_CONNECTION (connection))
-    g_socket_set_option (g_socket_connection_get_socket (G_SOCKET_CONNECTION (connection)), IPPROTO_TCP,
-                         TCP_NODELAY, TRUE, NULL);
-}
-
-static void
-start_attempt (Job *job)
-{
-  GrammarOpenaiLlm *self = job->self;
   g_autofree char *uri = g_strconcat (self->endpoint, "/", job->path, NULL);
-  gboolean push = job->context != g_main_context_get_thread_default () &&
-                  !(job->context == g_main_context_default () && g_main_context_get_thread_default () == NULL);
 
-  self->in_flight++;
-  self->n_requests++;
-  if (job->attempts > 0)
-    self->n_retries++;
-  job->attempts++;
-  job->timed_out = FALSE;
-  job->status = 0;
-
-  g_clear_object (&job->message);
-  job->message = soup_message_new ("POST", uri);
-  /* libsoup opens a new connection for every POST unless the message is
-   * marked idempotent; a request that dies on a stale kept-alive
-   * connection is retried below like any reset, so keep-alive is safe. */
-  soup_message_add_flags (job->message, SOUP_MESSAGE_IDEMPOTENT);
-  g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), NULL);
-  add_headers (self, soup_message_get_request_headers (job->message));
-  soup_message_set_request_body_from_bytes (job->message, "application/json", job->body);
-
-  job->attempt_cancellable = g_cancellable_new ();
-  if (job->cancellable != NULL)
-    job->cancelled_id = g_cancellable_connect (job->cancellable, G_CALLBACK (on_caller_cancelled),
-                                               job->attempt_cancellable, NULL);
-  if (self->timeout > 0)
-    {
-      job->timer = g_timeout_source_new ((guint) MIN (self->timeout * 1000.0, (double) G_MAXUINT));
-      g_source_set_callback (job->timer, on_attempt_timeout, job, NULL);
-      g_source_attach (job->timer, job->context);
-    }
-
-  if (push)
-    g_main_context_push_thread_default (job->context);
-  soup_session_send_and_read_async (self->session, job->message, G_PRIORITY_DEFAULT, job->attempt_cancellable,
-                                    on_sent, job);
-  if (push)
-    g_main_context_pop_thread_default (job->context);
-}
-
-static gboolean
-on_pace (gpointer user_data)
-{
-  GrammarOpenaiLlm *self = user_data;
-
-  g_clear_pointer (&self->pace_source, g_source_unref);
-  pump (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Starts queued jobs while there is a free slot and, with
- * requests-per-minute, while the pace allows. */
-static void
-pump (GrammarOpenaiLlm *self)
-{
-  if (self->pumping)
-    return;
-  self->pumping = TRUE;
-  while (self->in_flight < (guint) self->max_concurrency && !g_queue_is_empty (&self->queue))
-    {
-      Job *job = g_queue_peek_head (&self->queue);
-
-      if (g_cancellable_is_cancelled (job->cancellable))
-        {
-          g_autoptr (GError) cancelled = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-
-          g_queue_pop_head (&self->queue);
-          job_finish (job, NULL, cancelled);
-          continue;
-        }
-      if (self->requests_per_minute > 0)
-        {
-          gint64 now = g_get_monotonic_time ();
-
-          if (now < self->next_send)
-            {
-              /* On the context of the job to start: a timer left on
-               * the private context of a finished synchronous call
-               * would never fire. */
-              if (self->pace_source != NULL)
-                {
-                  g_source_destroy (self->pace_source);
-                  g_clear_pointer (&self->pace_source, g_source_unref);
-                }
-              self->pace_source = g_timeout_source_new ((guint) ((self->next_send - now + 999) / 1000));
-              g_source_set_callback (self->pace_source, on_pace, g_object_ref (self), g_object_unref);
-              g_source_attach (self->pace_source, job->context);
-              break;
-            }
-          self->next_send = MAX (now, self->next_send) + 60 * G_USEC_PER_SEC / self->requests_per_minute;
-        }
-      g_queue_pop_head (&self->queue);
-      start_attempt (job);
-    }
-  self->pumping = FALSE;
+  grammar_http_client_send_async (self->client, "POST", uri, "application/json", job->body, check_reply, job,
+                                  NULL, g_task_get_cancellable (job->task), on_sent, job);
 }
 
 /* ---- chat ---- */
@@ -845,15 +505,14 @@ start_chat_jobs (GrammarOpenaiLlm *self,
           Job *job = job_new (self, JOB_CHAT, build_chat_body (self, op->request, 1, i), 1, task, chat_job_done);
 
           job->index = i;
-          g_queue_push_tail (&self->queue, job);
+          enqueue (self, job);
         }
-      pump (self);
     }
   else
     {
       op->pending = 1;
       enqueue (self, job_new (self, JOB_CHAT, build_chat_body (self, op->request, op->n, 0), op->n, task,
-                              chat_job_done), FALSE);
+                              chat_job_done));
     }
 }
 
@@ -1258,7 +917,7 @@ grammar_openai_llm_embed_async (GrammarLlm          *llm,
             }
         }
     }
-  enqueue (self, job_new (self, JOB_EMBED, body, op->n_texts, task, embed_job_done), FALSE);
+  enqueue (self, job_new (self, JOB_EMBED, body, op->n_texts, task, embed_job_done));
 }
 
 static GrammarEmbeddings *
@@ -1279,6 +938,31 @@ expand_home (const char *path)
   if (g_str_has_prefix (path, "~/"))
     return g_build_filename (g_get_home_dir (), path + 2, NULL);
   return g_strdup (path);
+}
+
+/* The client of every request: the plugin's retry, pace, concurrency
+ * and TLS properties, the key as a bearer token and the headers. */
+static GrammarHttpClient *
+make_client (GrammarOpenaiLlm  *self,
+             GError           **error)
+{
+  g_autoptr (GrammarHttpClient) client = grammar_http_client_new ();
+  const char *key = is_set (self->api_key_env) ? g_getenv (self->api_key_env) : NULL;
+
+  g_object_set (client, "max-concurrency", (guint) self->max_concurrency, "max-retries", (guint) self->max_retries,
+                "requests-per-minute", (guint) self->requests_per_minute, "timeout", self->timeout, NULL);
+  self->has_key = is_set (key);
+  grammar_http_client_set_bearer_token (client, key);
+  if (is_set (self->organization))
+    grammar_http_client_set_header (client, "OpenAI-Organization", self->organization);
+  if (!grammar_http_client_add_header_lines (client, (const char * const *) self->extra_headers, error))
+    {
+      g_prefix_error (error, "extra-headers: ");
+      return NULL;
+    }
+  if (!grammar_http_client_set_ca_file (client, self->ca_file, error))
+    return NULL;
+  return g_steal_pointer (&client);
 }
 
 static gboolean
@@ -1313,38 +997,9 @@ grammar_openai_llm_initable_init (GInitable     *initable,
     length--;
   self->endpoint = g_strndup (self->base_url, length);
 
-  for (guint i = 0; self->extra_headers != NULL && self->extra_headers[i] != NULL; i++)
-    {
-      const char *colon = strchr (self->extra_headers[i], ':');
-
-      if (colon == NULL || colon == self->extra_headers[i])
-        {
-          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                       "extra-headers: “%s” is not of the form “Name: value”", self->extra_headers[i]);
-          return FALSE;
-        }
-    }
-
-  if (is_set (self->api_key_env))
-    self->api_key = g_strdup (g_getenv (self->api_key_env));
-
-  self->session = soup_session_new_with_options ("max-conns", MAX (self->max_concurrency, 10),
-                                                 "max-conns-per-host", self->max_concurrency,
-                                                 "user-agent", "grammar",
-                                                 NULL);
-  if (is_set (self->ca_file))
-    {
-      g_autoptr (GError) local_error = NULL;
-      g_autoptr (GTlsDatabase) database = g_tls_file_database_new (self->ca_file, &local_error);
-
-      if (database == NULL)
-        {
-          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "ca-file %s: %s",
-                       self->ca_file, local_error->message);
-          return FALSE;
-        }
-      g_object_set (self->session, "tls-database", database, NULL);
-    }
+  self->client = make_client (self, error);
+  if (self->client == NULL)
+    return FALSE;
 
   if (is_set (self->cache_path))
     {
@@ -1382,14 +1037,7 @@ grammar_openai_llm_dispose (GObject *object)
 {
   GrammarOpenaiLlm *self = GRAMMAR_OPENAI_LLM (object);
 
-  if (self->pace_source != NULL)
-    {
-      g_source_destroy (self->pace_source);
-      g_clear_pointer (&self->pace_source, g_source_unref);
-    }
-  if (self->session != NULL)
-    soup_session_abort (self->session);
-  g_clear_object (&self->session);
+  g_clear_object (&self->client);
   g_clear_pointer (&self->cache, grammar_openai_cache_close);
 
   G_OBJECT_CLASS (grammar_openai_llm_parent_class)->dispose (object);
@@ -1408,12 +1056,20 @@ grammar_openai_llm_finalize (GObject *object)
   g_strfreev (self->extra_headers);
   g_free (self->cache_path);
   g_free (self->ca_file);
-  if (self->api_key != NULL)
-    memset (self->api_key, 0, strlen (self->api_key));
-  g_free (self->api_key);
   g_free (self->endpoint);
 
   G_OBJECT_CLASS (grammar_openai_llm_parent_class)->finalize (object);
+}
+
+static guint64
+client_statistic (GrammarOpenaiLlm *self,
+                  const char       *name)
+{
+  guint64 value = 0;
+
+  if (self->client != NULL)
+    g_object_get (self->client, name, &value, NULL);
+  return value;
 }
 
 static void
@@ -1441,9 +1097,9 @@ grammar_openai_llm_get_property (GObject    *object,
     case PROP_CACHE: g_value_set_string (value, self->cache_path); break;
     case PROP_CACHE_SAMPLED: g_value_set_boolean (value, self->cache_sampled); break;
     case PROP_CA_FILE: g_value_set_string (value, self->ca_file); break;
-    case PROP_REQUESTS: g_value_set_uint64 (value, self->n_requests); break;
+    case PROP_REQUESTS: g_value_set_uint64 (value, client_statistic (self, "requests")); break;
     case PROP_CACHE_HITS: g_value_set_uint64 (value, self->n_cache_hits); break;
-    case PROP_RETRIES: g_value_set_uint64 (value, self->n_retries); break;
+    case PROP_RETRIES: g_value_set_uint64 (value, client_statistic (self, "retries")); break;
     case PROP_PROMPT_TOKENS: g_value_set_uint64 (value, self->n_prompt_tokens); break;
     case PROP_COMPLETION_TOKENS: g_value_set_uint64 (value, self->n_completion_tokens); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1567,7 +1223,6 @@ grammar_openai_llm_init (GrammarOpenaiLlm *self)
   self->max_concurrency = 8;
   self->max_retries = 5;
   self->cache_path = g_strdup (DEFAULT_CACHE);
-  g_queue_init (&self->queue);
 }
 
 void
