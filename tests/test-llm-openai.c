@@ -522,6 +522,61 @@ test_faults_some (void)
   server_stop (server);
 }
 
+/* A chat cancelled while it waits out a back-off (the server asked for
+ * Retry-After: 30) ends within 100 ms of the cancel, without another
+ * attempt. */
+typedef struct
+{
+  GAsyncResult *result;
+  gint64 finished;
+} Cancelled;
+
+static void
+on_cancelled_reply (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Cancelled *cancelled = user_data;
+
+  cancelled->finished = g_get_monotonic_time ();
+  cancelled->result = g_object_ref (result);
+}
+
+static void
+test_cancel_backoff (void)
+{
+  Server *server = server_start ("--fault-rate", "1.0", "--faults", "429", "--retry-after", "30", NULL);
+  g_autoptr (GrammarLlm) llm = build_llm (server->url, "cache=\nmax-retries=3\n");
+  g_autoptr (GrammarChatRequest) request = make_request ("wait for me", -1);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GrammarChatResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+  Cancelled cancelled = { NULL, 0 };
+  gint64 cancel_time;
+
+  grammar_llm_chat_async (llm, request, cancellable, on_cancelled_reply, &cancelled);
+  /* The 429 comes at once; half a second later the chat is backing off. */
+  while (stat_of (server, "faults") < 1)
+    g_main_context_iteration (NULL, FALSE);
+  cancel_time = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < cancel_time)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (cancelled.result);
+
+  cancel_time = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  while (cancelled.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (cancelled.finished - cancel_time, <, G_USEC_PER_SEC / 10);
+  response = grammar_llm_chat_finish (llm, cancelled.result, &error);
+  g_assert_null (response);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (stat_of (server, "requests"), ==, 1);
+  g_assert_cmpuint (llm_stat (llm, "requests"), ==, 1);
+  g_clear_object (&cancelled.result);
+  server_stop (server);
+}
+
 static void
 test_timeout (void)
 {
@@ -1055,6 +1110,7 @@ main (int    argc,
   g_test_add_data_func ("/llm-openai/faults/malformed", "malformed", test_faults_always);
   g_test_add_func ("/llm-openai/faults/some", test_faults_some);
   g_test_add_func ("/llm-openai/timeout", test_timeout);
+  g_test_add_func ("/llm-openai/cancel-backoff", test_cancel_backoff);
   g_test_add_func ("/llm-openai/n", test_n);
   g_test_add_func ("/llm-openai/cache", test_cache);
   g_test_add_func ("/llm-openai/cache-two-processes", test_two_processes);

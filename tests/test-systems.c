@@ -630,6 +630,8 @@ service_reply (const char *path,
                       : (Reply) { 200, JSON, "{\"answer\": \"ok\", \"retrieved\": []}" };
   if (g_str_equal (path, "/busy"))
     return (Reply) { 503, "text/plain", "busy" };    /* with Retry-After: 10 */
+  if (g_str_equal (path, "/busy-long"))
+    return (Reply) { 429, "text/plain", "slow down" };    /* with Retry-After: 30 */
   if (g_str_equal (path, "/down"))
     return (Reply) { 503, "text/plain", "down for maintenance" };
   if (g_str_equal (path, "/forbidden"))
@@ -756,6 +758,8 @@ service_handle (SoupServer        *server,
   reply = service_reply (path, count);
   if (g_str_equal (path, "/busy"))
     soup_message_headers_replace (soup_server_message_get_response_headers (message), "Retry-After", "10");
+  else if (g_str_equal (path, "/busy-long"))
+    soup_message_headers_replace (soup_server_message_get_response_headers (message), "Retry-After", "30");
   soup_server_message_set_status (message, (guint) reply.status, NULL);
   soup_server_message_set_response (message, reply.content_type, SOUP_MEMORY_COPY, reply.body, strlen (reply.body));
 }
@@ -1292,6 +1296,56 @@ test_http_cancel_backoff (void)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
 }
 
+typedef struct
+{
+  GAsyncResult *result;
+  gint64 finished;
+} Cancelled;
+
+static void
+on_cancelled_answer (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  Cancelled *cancelled = user_data;
+
+  cancelled->finished = g_get_monotonic_time ();
+  cancelled->result = g_object_ref (result);
+}
+
+/* A query cancelled while it waits out a back-off (the service asked
+ * for Retry-After: 30) ends within 100 ms of the cancel. */
+static void
+test_http_cancel_backoff_prompt (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/busy-long", &error, NULL);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GrammarAnswer) answer = NULL;
+  Cancelled cancelled = { NULL, 0 };
+  guint before = service_count ("/busy-long");
+  gint64 cancel_time;
+
+  g_assert_no_error (error);
+  grammar_system_answer_async (system, "q", cancellable, on_cancelled_answer, &cancelled);
+  while (service_count ("/busy-long") == before)   /* until the first attempt arrives */
+    g_main_context_iteration (NULL, FALSE);
+  cancel_time = g_get_monotonic_time () + G_USEC_PER_SEC / 2;   /* its 429 is back by then */
+  while (g_get_monotonic_time () < cancel_time)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (cancelled.result);
+
+  cancel_time = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  while (cancelled.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (cancelled.finished - cancel_time, <, G_USEC_PER_SEC / 10);
+  answer = grammar_system_answer_finish (system, cancelled.result, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (service_count ("/busy-long"), ==, before + 1);
+  g_clear_object (&cancelled.result);
+}
+
 /* Configuration mistakes are caught when the section is built. */
 static void
 test_http_config (void)
@@ -1351,6 +1405,7 @@ main (int    argc,
   g_test_add_func ("/http/timeout", test_http_timeout);
   g_test_add_func ("/http/cancel", test_http_cancel);
   g_test_add_func ("/http/cancel-backoff", test_http_cancel_backoff);
+  g_test_add_func ("/http/cancel-backoff-prompt", test_http_cancel_backoff_prompt);
   g_test_add_func ("/http/concurrent", test_http_concurrent);
   g_test_add_func ("/http/config", test_http_config);
 
