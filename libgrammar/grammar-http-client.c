@@ -727,7 +727,9 @@ paced (GrammarHttpClient *self,
        * context of a finished synchronous call would never fire. */
       destroy_source (&self->pace_source);
       self->pace_source = g_timeout_source_new ((guint) ((self->next_send - now + 999) / 1000));
-      g_source_set_callback (self->pace_source, on_pace, g_object_ref (self), g_object_unref);
+      /* No reference: dispose destroys it, and a client that nobody
+       * holds must not live on for a timer. */
+      g_source_set_callback (self->pace_source, on_pace, self, NULL);
       g_source_attach (self->pace_source, context);
       return FALSE;
     }
@@ -746,6 +748,13 @@ pump (GrammarHttpClient *self)
     {
       Job *job = g_queue_peek_head (&self->queue);
 
+      /* Cancelled, maybe in another thread, before on_cancel_dispatch ran. */
+      if (g_cancellable_is_cancelled (job->cancellable))
+        {
+          g_queue_unlink (&self->queue, &job->link);
+          job_cancelled (job);
+          continue;
+        }
       if (!paced (self, job->context))
         break;
       g_queue_unlink (&self->queue, &job->link);
