@@ -17,13 +17,13 @@
  * from any server speaking the OpenAI HTTP API (OpenAI, vLLM, the
  * llama.cpp server, Ollama's `/v1`).
  *
- * All requests go through one #SoupSession (keep-alive; HTTP/2 where
- * the server offers it) and one queue: at most #GrammarOpenaiLlm:max-concurrency
+ * All requests go through one #GrammarHttpClient (keep-alive, one
+ * queue, retries, redaction): at most #GrammarOpenaiLlm:max-concurrency
  * requests are in flight, on the thread-default main context of the
  * caller, without threads; the others wait in the queue, costing only
  * their request body.
  *
- * A 429, 500, 502, 503 or 504, a connection that fails or closes, a
+ * A 408, a 429, a 5xx other than 501 and 505, a connection that fails or closes, a
  * request that times out, and a reply that is not valid JSON or lacks
  * what it must hold are tried again, up to #GrammarOpenaiLlm:max-retries
  * times, after an exponential back-off with jitter, or after the

@@ -21,10 +21,10 @@
  * which RFC 6901 pointers take the answer and, optionally, the
  * retrieved documents with their ids, texts and scores.
  *
- * Requests share one #SoupSession (keep-alive) and run on the caller's
- * thread-default main context, at most
- * #GrammarHttpSystem:max-concurrency at a time. A 429, a 5xx other
- * than 501, a lost connection and an attempt that takes longer than
+ * Requests go through one #GrammarHttpClient (keep-alive, retries,
+ * redaction) and run on the caller's thread-default main context, at
+ * most #GrammarHttpSystem:max-concurrency at a time. A 408, a 429, a
+ * 5xx other than 501 and 505, a lost connection and an attempt that takes longer than
  * #GrammarHttpSystem:timeout are tried again after an exponential
  * back-off with jitter (or the `Retry-After` the server asked for), up
  * to #GrammarHttpSystem:max-retries times. A reply that is not JSON or
