@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * GrammarHttpCheckFunc:
  * @status: the HTTP status of the reply
  * @body: the body of the reply
- * @user_data: the data given with the function
+ * @user_data: (closure): the data given with the function
  * @error: where to put what is wrong with the reply
  *
  * Judges one reply of a request sent with grammar_http_client_send_async().

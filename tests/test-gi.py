@@ -413,6 +413,60 @@ class GrammarGITest(unittest.TestCase):
         self.assertEqual(result.get_n_rows(), 1)
         self.assertEqual(result.get_value(0, 0).unpack(), 'second')
 
+    def test_13_http_client(self):
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - the name http.server calls
+                body = ('you sent %s' % self.headers.get('Authorization')).encode()
+                self.send_response(200 if self.path == '/ok' else 401)
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            root = 'http://127.0.0.1:%d' % server.server_address[1]
+            client = Grammar.HttpClient.new()
+            client.set_property('max-retries', 0)
+            client.set_bearer_token('sk-python-SECRET')
+            self.assertEqual(client.redact('key sk-python-SECRET'), 'key [redacted]')
+
+            body, status = client.send('GET', root + '/ok', None, None, None)
+            self.assertEqual(status, 200)
+            self.assertEqual(body.get_data(), b'you sent Bearer sk-python-SECRET')
+
+            loop = GLib.MainLoop()
+            outcome = {}
+
+            def check(status, body, *user_data):
+                if status == 200:
+                    return True
+                raise GLib.Error('HTTP %d: %s' % (status, body.get_data().decode()))
+
+            def done(source, async_result):
+                try:
+                    outcome['result'] = source.send_finish(async_result)
+                except GLib.Error as e:
+                    outcome['error'] = e
+                loop.quit()
+
+            client.send_async('GET', root + '/denied', None, None, check, cancellable=None, callback=done)
+            loop.run()
+            self.assertIn('error', outcome)
+            self.assertIn('/denied: HTTP 401: you sent Bearer [redacted]', outcome['error'].message)
+            self.assertEqual(client.get_property('requests'), 2)
+            self.assertEqual(client.get_property('failures'), 1)
+        finally:
+            server.shutdown()
+            server.server_close()
+
 
 def main():
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(GrammarGITest)
