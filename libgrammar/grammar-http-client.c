@@ -83,6 +83,9 @@ struct _GrammarHttpClient
   GTlsDatabase *tls_database;
   SoupMessageHeaders *headers;  /* sent with every request */
   GPtrArray *secrets;           /* char *, never shown */
+  char *key_env;                /* the variable of the bearer token, for hints */
+  gboolean has_key;             /* key_env names a set variable */
+  gboolean key_hints;           /* the key came from ..._from_env() */
   GQueue queue;                 /* Job *, waiting for a slot */
   guint in_flight;
   gboolean pumping;
@@ -301,6 +304,133 @@ grammar_http_client_set_bearer_token (GrammarHttpClient *self,
   value = g_strconcat ("Bearer ", token, NULL);
   soup_message_headers_replace (self->headers, "Authorization", value);
   memset (value, 0, strlen (value));
+}
+
+/**
+ * grammar_http_client_set_bearer_token_from_env:
+ * @self: a #GrammarHttpClient
+ * @variable: (nullable): the name of the environment variable holding an
+ *   API key (a plugin's `api-key-env` property), or %NULL or empty for none
+ *
+ * Sends the key in @variable as grammar_http_client_set_bearer_token()
+ * does, and remembers the variable's name: a 401 or 403 reply then ends
+ * with a hint naming it (not set, or the key to check), or, without
+ * @variable, with a hint to set `api-key-env`. A key given with
+ * grammar_http_client_set_bearer_token() gets no such hint.
+ */
+void
+grammar_http_client_set_bearer_token_from_env (GrammarHttpClient *self,
+                                               const char        *variable)
+{
+  gboolean named = variable != NULL && variable[0] != '\0';
+  const char *key = named ? g_getenv (variable) : NULL;
+
+  g_return_if_fail (GRAMMAR_IS_HTTP_CLIENT (self));
+
+  self->key_hints = TRUE;
+  g_free (self->key_env);
+  self->key_env = named ? g_strdup (variable) : NULL;
+  self->has_key = key != NULL && key[0] != '\0';
+  grammar_http_client_set_bearer_token (self, key);
+}
+
+static gboolean
+has_property (GObject    *object,
+              const char *name,
+              GValue     *value)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), name);
+
+  if (pspec == NULL || !(pspec->flags & G_PARAM_READABLE))
+    return FALSE;
+  g_value_init (value, pspec->value_type);
+  g_object_get_property (object, name, value);
+  return TRUE;
+}
+
+/**
+ * grammar_http_client_configure:
+ * @self: a #GrammarHttpClient
+ * @settings: an object with connection properties, such as a plugin
+ *   built from a keyfile section
+ * @error: return location for a #GError
+ *
+ * Sets the client up from the properties @settings has of these:
+ * `max-concurrency`, `requests-per-minute`, `max-retries` and `timeout`
+ * (copied to the client's own), `api-key-env`
+ * (grammar_http_client_set_bearer_token_from_env()), `extra-headers`
+ * (grammar_http_client_add_header_lines()) and `ca-file`
+ * (grammar_http_client_set_ca_file()). It is how every HTTP plugin turns
+ * its section into its client, so that the keys mean the same
+ * everywhere. Call it before the first request.
+ *
+ * Returns: %TRUE, or %FALSE with %GRAMMAR_CONFIG_ERROR_BAD_VALUE naming
+ *   the key whose value is wrong
+ */
+gboolean
+grammar_http_client_configure (GrammarHttpClient  *self,
+                               GObject            *settings,
+                               GError            **error)
+{
+  static const char * const copied[] = { "max-concurrency", "requests-per-minute", "max-retries", "timeout" };
+
+  g_return_val_if_fail (GRAMMAR_IS_HTTP_CLIENT (self), FALSE);
+  g_return_val_if_fail (G_IS_OBJECT (settings), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (copied); i++)
+    {
+      g_auto (GValue) value = G_VALUE_INIT;
+
+      if (has_property (settings, copied[i], &value))
+        g_object_set_property (G_OBJECT (self), copied[i], &value);
+    }
+  {
+    g_auto (GValue) value = G_VALUE_INIT;
+
+    if (has_property (settings, "api-key-env", &value))
+      grammar_http_client_set_bearer_token_from_env (self, g_value_get_string (&value));
+  }
+  {
+    g_auto (GValue) value = G_VALUE_INIT;
+
+    if (has_property (settings, "extra-headers", &value)
+        && !grammar_http_client_add_header_lines (self, g_value_get_boxed (&value), error))
+      {
+        g_prefix_error (error, "extra-headers: ");
+        return FALSE;
+      }
+  }
+  {
+    g_auto (GValue) value = G_VALUE_INIT;
+
+    if (has_property (settings, "ca-file", &value)
+        && !grammar_http_client_set_ca_file (self, g_value_get_string (&value), error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* What to do about a 401 or 403, when the key came from a variable or
+ * could have. */
+static void
+add_key_hint (GrammarHttpClient  *self,
+              GError             *error)
+{
+  char *message;
+
+  if (self->key_env == NULL)
+    message = g_strconcat (error->message,
+                           "; if the server needs a key, set api-key-env to the environment variable holding it",
+                           NULL);
+  else if (!self->has_key)
+    message = g_strdup_printf ("%s; the environment variable %s holding the API key is not set", error->message,
+                               self->key_env);
+  else
+    message = g_strdup_printf ("%s; check the API key in the environment variable %s", error->message,
+                               self->key_env);
+  g_free (error->message);
+  error->message = message;
 }
 
 /* ---- jobs: one request, tried until it is accepted or gives up ---- */
@@ -581,7 +711,12 @@ on_reply (Job    *job,
   else if (is_retryable_status (job->status))
     retry_or_fail (job, error, retry_after (job->message));
   else
-    fail (job, error);
+    {
+      if (job->self->key_hints
+          && (job->status == SOUP_STATUS_UNAUTHORIZED || job->status == SOUP_STATUS_FORBIDDEN))
+        add_key_hint (job->self, error);
+      fail (job, error);
+    }
 }
 
 static void
@@ -955,6 +1090,7 @@ grammar_http_client_finalize (GObject *object)
   g_clear_object (&self->tls_database);
   g_clear_pointer (&self->headers, soup_message_headers_unref);
   g_clear_pointer (&self->secrets, g_ptr_array_unref);
+  g_free (self->key_env);
 
   G_OBJECT_CLASS (grammar_http_client_parent_class)->finalize (object);
 }

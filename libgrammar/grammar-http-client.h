@@ -53,6 +53,12 @@ gboolean           grammar_http_client_add_header_lines  (GrammarHttpClient    *
                                                           GError              **error);
 void               grammar_http_client_set_bearer_token  (GrammarHttpClient    *self,
                                                           const char           *token);
+void               grammar_http_client_set_bearer_token_from_env
+                                                         (GrammarHttpClient    *self,
+                                                          const char           *variable);
+gboolean           grammar_http_client_configure         (GrammarHttpClient    *self,
+                                                          GObject              *settings,
+                                                          GError              **error);
 void               grammar_http_client_add_secret        (GrammarHttpClient    *self,
                                                           const char           *secret);
 char              *grammar_http_client_redact            (GrammarHttpClient    *self,

@@ -70,7 +70,6 @@ struct _GrammarOpenaiLlm
   guint64 n_completion_tokens;
 
   /* state */
-  gboolean has_key;         /* api-key-env names a set variable */
   char *endpoint;           /* base-url without a trailing slash */
   GrammarHttpClient *client;
   GrammarOpenaiCache *cache;
@@ -318,9 +317,7 @@ check_reply (guint     status,
              GError  **error)
 {
   Job *job = user_data;
-  GrammarOpenaiLlm *self = job->self;
   g_autofree char *message = NULL;
-  g_autofree char *hint = NULL;
 
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
     {
@@ -329,14 +326,7 @@ check_reply (guint     status,
       return job->root != NULL;
     }
   message = server_message (status, bytes);
-  if (status == 401 && !is_set (self->api_key_env))
-    hint = g_strdup ("; the server needs an API key: set api-key-env to the environment variable holding it");
-  else if (status == 401 && !self->has_key)
-    hint = g_strdup_printf ("; the environment variable %s holding the API key is not set", self->api_key_env);
-  else if (status == 401)
-    hint = g_strdup_printf ("; check the API key in the environment variable %s", self->api_key_env);
-  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s%s", status, message,
-               hint != NULL ? hint : "");
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s", status, message);
   return FALSE;
 }
 
@@ -940,28 +930,18 @@ expand_home (const char *path)
   return g_strdup (path);
 }
 
-/* The client of every request: the plugin's retry, pace, concurrency
- * and TLS properties, the key as a bearer token and the headers. */
+/* The client of every request, set up from the plugin's connection
+ * properties, with the organization header. */
 static GrammarHttpClient *
 make_client (GrammarOpenaiLlm  *self,
              GError           **error)
 {
   g_autoptr (GrammarHttpClient) client = grammar_http_client_new ();
-  const char *key = is_set (self->api_key_env) ? g_getenv (self->api_key_env) : NULL;
 
-  g_object_set (client, "max-concurrency", (guint) self->max_concurrency, "max-retries", (guint) self->max_retries,
-                "requests-per-minute", (guint) self->requests_per_minute, "timeout", self->timeout, NULL);
-  self->has_key = is_set (key);
-  grammar_http_client_set_bearer_token (client, key);
+  if (!grammar_http_client_configure (client, G_OBJECT (self), error))
+    return NULL;
   if (is_set (self->organization))
     grammar_http_client_set_header (client, "OpenAI-Organization", self->organization);
-  if (!grammar_http_client_add_header_lines (client, (const char * const *) self->extra_headers, error))
-    {
-      g_prefix_error (error, "extra-headers: ");
-      return NULL;
-    }
-  if (!grammar_http_client_set_ca_file (client, self->ca_file, error))
-    return NULL;
   return g_steal_pointer (&client);
 }
 

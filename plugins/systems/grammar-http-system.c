@@ -63,7 +63,6 @@ struct _GrammarHttpSystem
   char *ca_file;
 
   /* state */
-  gboolean has_key;         /* api-key-env names a set variable */
   char *shown_url;          /* url without a password, for messages */
   JsonObject *extra;        /* extra-body, parsed; NULL when unset */
   GrammarHttpClient *client;
@@ -334,16 +333,6 @@ parse_answer (GrammarHttpSystem  *self,
 
 /* ---- sending ---- */
 
-static char *
-auth_hint (GrammarHttpSystem *self)
-{
-  if (!is_set (self->api_key_env))
-    return g_strdup ("; if the service needs a key, set api-key-env to the environment variable holding it");
-  if (!self->has_key)
-    return g_strdup_printf ("; the environment variable %s holding the API key is not set", self->api_key_env);
-  return g_strdup_printf ("; check the API key in the environment variable %s", self->api_key_env);
-}
-
 /* Any 2xx reply is taken as it is: one that is not JSON or lacks the
  * answer fails in on_sent, since asking a broken service again does not
  * fix it. The client tries 408, 429 and 5xx again with this message. */
@@ -355,14 +344,11 @@ check_reply (guint     status,
 {
   GrammarHttpSystem *self = user_data;
   g_autofree char *start = NULL;
-  g_autofree char *hint = NULL;
 
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
     return TRUE;
   start = excerpt (self, bytes);
-  hint = status == 401 || status == 403 ? auth_hint (self) : NULL;
-  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s%s", status, start,
-               hint != NULL ? hint : "");
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "HTTP %u: %s", status, start);
   return FALSE;
 }
 
@@ -514,26 +500,16 @@ check_extra_body (GrammarHttpSystem  *self,
   return TRUE;
 }
 
-/* The client of the queries: the plugin's retry, concurrency and TLS
- * properties, the key as a bearer token and the extra headers. */
+/* The client of the queries, set up from the plugin's connection
+ * properties; the service is asked for JSON. */
 static GrammarHttpClient *
 make_client (GrammarHttpSystem  *self,
              GError            **error)
 {
   g_autoptr (GrammarHttpClient) client = grammar_http_client_new ();
-  const char *key = is_set (self->api_key_env) ? g_getenv (self->api_key_env) : NULL;
 
-  g_object_set (client, "max-concurrency", self->max_concurrency, "max-retries", self->max_retries,
-                "timeout", self->timeout, NULL);
   grammar_http_client_set_header (client, "Accept", "application/json");
-  if (!grammar_http_client_add_header_lines (client, (const char * const *) self->extra_headers, error))
-    {
-      g_prefix_error (error, "extra-headers: ");
-      return NULL;
-    }
-  self->has_key = is_set (key);
-  grammar_http_client_set_bearer_token (client, key);
-  if (!grammar_http_client_set_ca_file (client, self->ca_file, error))
+  if (!grammar_http_client_configure (client, G_OBJECT (self), error))
     return NULL;
   return g_steal_pointer (&client);
 }
