@@ -148,13 +148,14 @@ static gboolean on_sigint (gpointer data) { return on_signal (data, SIGINT); }
 static gboolean on_sigterm (gpointer data) { return on_signal (data, SIGTERM); }
 static gboolean on_sighup (gpointer data) { return on_signal (data, SIGHUP); }
 
-/* Runs @start on the default main context until @finish says it is over,
+/* Runs @start (with @data) on the default main context until @finish says it is over,
  * cancelling it on SIGINT, SIGTERM or SIGHUP. Returns GRAMMAR_EXIT_OK, or
  * 128 + the signal's number when a signal stopped it, or
  * GRAMMAR_EXIT_FAILED with @error set when it failed. */
 int
 grammar_cli_run_until_done (GObject          *source,
                             GrammarCliStart   start,
+                            gpointer          data,
                             GrammarCliFinish  finish,
                             GError          **error)
 {
@@ -167,7 +168,7 @@ grammar_cli_run_until_done (GObject          *source,
   sources[0] = g_unix_signal_add (SIGINT, on_sigint, &waiting);
   sources[1] = g_unix_signal_add (SIGTERM, on_sigterm, &waiting);
   sources[2] = g_unix_signal_add (SIGHUP, on_sighup, &waiting);
-  start (source, cancellable, on_done, &waiting);
+  start (source, data, cancellable, on_done, &waiting);
   while (waiting.result == NULL)
     g_main_context_iteration (NULL, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)

@@ -52,9 +52,9 @@ int            grammar_cli_run         (int            argc,
 void           grammar_cli_print_json  (JsonNode       *node);
 void           grammar_cli_print_llm_stats (GObject    *llm);
 
-/* An asynchronous operation of @source: grammar_method_run_async() and
- * its finish function have these shapes. */
+/* An asynchronous operation of @source, started with @data. */
 typedef void     (*GrammarCliStart)  (GObject              *source,
+                                      gpointer              data,
                                       GCancellable         *cancellable,
                                       GAsyncReadyCallback   callback,
                                       gpointer              user_data);
@@ -64,7 +64,20 @@ typedef gboolean (*GrammarCliFinish) (GObject              *source,
 
 int            grammar_cli_run_until_done (GObject          *source,
                                            GrammarCliStart   start,
+                                           gpointer          data,
                                            GrammarCliFinish  finish,
                                            GError          **error);
+
+void           grammar_cli_print_llm_stats_within (GObject *object);
+int            grammar_cli_run_stage   (const char          *command,
+                                        GrammarStageRunner  *runner,
+                                        const char          *input,
+                                        const char          *output,
+                                        gboolean             quiet,
+                                        GObject             *service,
+                                        GError             **error);
+void           grammar_cli_print_stage_summary (const char         *command,
+                                                GrammarStageRunner *runner,
+                                                const char         *extra);
 
 G_END_DECLS

@@ -172,6 +172,16 @@ print_text_report (GrammarMethod *method)
     }
 }
 
+static void
+start_method (GObject             *method,
+              gpointer             data,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  grammar_method_run_async (GRAMMAR_METHOD (method), cancellable, callback, user_data);
+}
+
 int
 grammar_cli_run (int    argc,
                  char **argv)
@@ -234,7 +244,7 @@ grammar_cli_run (int    argc,
   g_signal_connect (method, "warning", G_CALLBACK (on_warning), &output);
   g_signal_connect (method, "progress", G_CALLBACK (on_progress), &output);
 
-  status = grammar_cli_run_until_done (G_OBJECT (method), (GrammarCliStart) grammar_method_run_async,
+  status = grammar_cli_run_until_done (G_OBJECT (method), start_method, NULL,
                                        (GrammarCliFinish) grammar_method_run_finish, &error);
   clear_progress (&output);
   if (status == GRAMMAR_EXIT_OK)

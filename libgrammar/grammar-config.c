@@ -547,12 +547,12 @@ convert_flags (GrammarConfig  *self,
 }
 
 static gboolean
-convert_key (GrammarConfig  *self,
-             GParamSpec     *pspec,
-             const char     *section,
-             const char     *key,
-             GValue         *value,
-             GError        **error)
+convert_key_value (GrammarConfig  *self,
+                   GParamSpec     *pspec,
+                   const char     *section,
+                   const char     *key,
+                   GValue         *value,
+                   GError        **error)
 {
   g_autoptr (GError) local_error = NULL;
   g_autofree char *text = NULL;
@@ -636,6 +636,59 @@ convert_key (GrammarConfig  *self,
                  "properties of type %s cannot be set from a keyfile", g_type_name (type));
       return FALSE;
     }
+}
+
+static GQuark
+value_hint_quark (void)
+{
+  return g_quark_from_static_string ("grammar-config-value-hint");
+}
+
+/**
+ * grammar_param_spec_set_value_hint:
+ * @pspec: the #GParamSpec of a property that a keyfile key sets
+ * @hint: what a good value is, such as `must be all, any or auto`; kept,
+ *   not copied (a static string)
+ *
+ * Gives a property the message a user sees when a keyfile sets it to a
+ * value that does not convert: `FILE: [SECTION] KEY: HINT (not “VALUE”)`
+ * instead of the converter's own words. Call it in `class_init`.
+ */
+void
+grammar_param_spec_set_value_hint (GParamSpec *pspec,
+                                   const char *hint)
+{
+  g_return_if_fail (G_IS_PARAM_SPEC (pspec));
+  g_return_if_fail (hint != NULL);
+
+  g_param_spec_set_qdata (pspec, value_hint_quark (), (gpointer) hint);
+}
+
+/* Converts the value of @key for @pspec into @value (initialised here),
+ * with the property's hint as the message of a bad value. */
+static gboolean
+convert_key (GrammarConfig  *self,
+             GParamSpec     *pspec,
+             const char     *section,
+             const char     *key,
+             GValue         *value,
+             GError        **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  const char *hint = g_param_spec_get_qdata (pspec, value_hint_quark ());
+  g_autofree char *text = NULL;
+
+  if (convert_key_value (self, pspec, section, key, value, &local_error))
+    return TRUE;
+  if (hint == NULL || !g_error_matches (local_error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  text = g_key_file_get_value (self->key_file, section, key, NULL);
+  set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s (not “%s”)", hint,
+             text != NULL ? g_strstrip (text) : "");
+  return FALSE;
 }
 
 /* Setting the keys of a section on an object ------------------------------ */

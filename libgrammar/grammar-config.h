@@ -47,6 +47,8 @@ void           grammar_config_override_property (GrammarConfig *self,
                                                  const char    *section,
                                                  const char    *property,
                                                  const GValue  *value);
+void           grammar_param_spec_set_value_hint (GParamSpec *pspec,
+                                                  const char *hint);
 gboolean       grammar_config_configure     (GrammarConfig  *self,
                                              const char     *section,
                                              GObject        *object,

@@ -6,11 +6,11 @@
 
 #include <string.h>
 
+#include "grammar-enums.h"
 #include "grammar-error.h"
 #include "grammar-judge-runner.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-record.h"
-#include "grammar-sync-private.h"
 
 /**
  * GrammarJudgeRunner:
@@ -50,93 +50,72 @@
  * otherwise, so a right-looking response is a guess. Its verdict names
  * the matcher `closed-domain`.
  *
- * Since context comparison needs the whole group, the output is written
- * group by group: the input (in the completion order of `grammar rag`,
- * so with its groups interleaved) is read first, and the records of a
- * group are appended and flushed together once all of them are judged.
- * Up to #GrammarJudgeRunner:max-concurrency matcher calls are in flight
- * at once, as asynchronous calls on the thread-default main context of
- * the caller.
- *
- * Running again with the same output resumes: the ids already in it are
- * skipped (their verdicts still count for the context comparison of the
- * rest of their group), and an incomplete last line (a run killed while
- * writing it) is removed first. The whole input is checked before the
- * first record is judged: a line that is not a JSON object, a member of
- * the wrong type, a record without `id` or `response` and an id used
- * twice fail the run with %GRAMMAR_ERROR_INVALID_INPUT and a message
- * starting with `FILE:LINE:`, and the output is left as it was.
+ * It is a #GrammarStageRunner: the input check, resume, the limit and
+ * the concurrency are its. Since context comparison needs the whole
+ * group, the output is written group by group: the input (in the
+ * completion order of `grammar rag`, so with its groups interleaved) is
+ * counted first, and the records of a group are appended and flushed
+ * together once all of them are judged. Up to
+ * #GrammarStageRunner:max-concurrency matcher calls are in flight at
+ * once. The ids already in the output are skipped, but their verdicts
+ * still count for the context comparison of the rest of their group. A
+ * record needs `id` and a `response` member (null when the system
+ * failed).
  */
 
 struct _GrammarJudgeRunner
 {
-  GObject parent_instance;
+  GrammarStageRunner parent_instance;
 
   GrammarMatcher *matcher;
   gboolean closed_domain;
-  char *retrieval_rule;
-  guint max_concurrency;
-  guint64 limit;
+  GrammarRetrievalRule rule;
 
-  gboolean running;
-  guint64 n_total;
+  /* The run in progress */
+  GHashTable *done;         /* id in the output → Known */
+  GHashTable *sizes;        /* group → its number of records in the input, as a pointer to guint64 */
+  GHashTable *groups;       /* name → Group, the groups not written yet */
   guint64 n_judged;
-  guint64 n_skipped;
   guint64 n_correct;
   guint64 n_incorrect;
   guint64 n_unmeasured;
-  GStrv warnings;
 };
 
-G_DEFINE_FINAL_TYPE (GrammarJudgeRunner, grammar_judge_runner, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (GrammarJudgeRunner, grammar_judge_runner, GRAMMAR_TYPE_STAGE_RUNNER)
 
 enum
 {
   PROP_0,
   PROP_MATCHER,
   PROP_CLOSED_DOMAIN,
+  PROP_RETRIEVAL,
   PROP_RETRIEVAL_RULE,
-  PROP_MAX_CONCURRENCY,
-  PROP_LIMIT,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-enum
+static const char * const required_members[] = { "id", NULL };
+
+static const char *
+rule_name (GrammarRetrievalRule rule)
 {
-  SIGNAL_PROGRESS,
-  N_SIGNALS
-};
+  g_autoptr (GEnumClass) klass = g_type_class_ref (GRAMMAR_TYPE_RETRIEVAL_RULE);
 
-static guint signals[N_SIGNALS];
-
-typedef enum
-{
-  RULE_AUTO,
-  RULE_ALL,
-  RULE_ANY,
-  RULE_CONTEXT,
-} Rule;
-
-static const char * const rule_names[] = {
-  [RULE_AUTO] = "auto",
-  [RULE_ALL] = "all",
-  [RULE_ANY] = "any",
-  [RULE_CONTEXT] = "context",
-};
+  return g_enum_get_value (klass, rule)->value_nick;
+}
 
 static gboolean
-rule_from_string (const char *text,
-                  Rule       *rule)
+rule_from_string (const char           *text,
+                  GrammarRetrievalRule *rule)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (rule_names); i++)
-    if (g_strcmp0 (text, rule_names[i]) == 0)
-      {
-        *rule = i;
-        return TRUE;
-      }
-  return FALSE;
+  g_autoptr (GEnumClass) klass = g_type_class_ref (GRAMMAR_TYPE_RETRIEVAL_RULE);
+  GEnumValue *value = text != NULL ? g_enum_get_value_by_nick (klass, text) : NULL;
+
+  if (value == NULL)
+    return FALSE;
+  *rule = value->value;
+  return TRUE;
 }
 
 /* What the output already holds about a record: enough to compare the
@@ -201,527 +180,6 @@ group_unref (Group *group)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Group, group_unref)
-
-/* The state of one run. The preparation (checking the input, reading
- * the output) fills the first part in a worker thread; the judging then
- * runs on the caller's main context. */
-typedef struct
-{
-  char *input;
-  char *output;
-  guint64 limit;
-  Rule rule;
-  gboolean closed_domain;
-
-  /* Preparation */
-  GHashTable *done;         /* id in the output → Known */
-  GHashTable *sizes;        /* group → its number of records in the input, as a pointer to guint64 */
-  GrammarJsonlTail tail;
-  guint64 n_total;
-  guint64 n_skipped;
-  GPtrArray *warnings;
-
-  /* Judging */
-  JsonParser *parser;
-  GDataInputStream *reader;
-  guint64 line;
-  guint64 n_read;
-  GHashTable *groups;       /* name → Group, the groups not written yet */
-  GOutputStream *writer;
-  guint in_flight;
-  guint64 n_decided;
-  guint64 n_decided_correct;
-  guint64 n_decided_unmeasured;
-  gboolean exhausted;
-  gboolean write_failed;
-  gboolean finished;
-  GError *error;            /* the first error that stops the run */
-} Run;
-
-static void
-run_free (Run *run)
-{
-  g_free (run->input);
-  g_free (run->output);
-  g_clear_pointer (&run->groups, g_hash_table_unref);
-  g_clear_pointer (&run->done, g_hash_table_unref);
-  g_clear_pointer (&run->sizes, g_hash_table_unref);
-  g_ptr_array_unref (run->warnings);
-  g_clear_object (&run->parser);
-  g_clear_object (&run->reader);
-  g_clear_object (&run->writer);
-  g_clear_error (&run->error);
-  g_free (run);
-}
-
-/* GObject */
-
-static void
-grammar_judge_runner_finalize (GObject *object)
-{
-  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (object);
-
-  g_clear_object (&self->matcher);
-  g_free (self->retrieval_rule);
-  g_strfreev (self->warnings);
-
-  G_OBJECT_CLASS (grammar_judge_runner_parent_class)->finalize (object);
-}
-
-static void
-grammar_judge_runner_get_property (GObject    *object,
-                                   guint       prop_id,
-                                   GValue     *value,
-                                   GParamSpec *pspec)
-{
-  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (object);
-
-  switch (prop_id)
-    {
-    case PROP_MATCHER:
-      g_value_set_object (value, self->matcher);
-      break;
-    case PROP_CLOSED_DOMAIN:
-      g_value_set_boolean (value, self->closed_domain);
-      break;
-    case PROP_RETRIEVAL_RULE:
-      g_value_set_string (value, self->retrieval_rule);
-      break;
-    case PROP_MAX_CONCURRENCY:
-      g_value_set_uint (value, self->max_concurrency);
-      break;
-    case PROP_LIMIT:
-      g_value_set_uint64 (value, self->limit);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-grammar_judge_runner_set_property (GObject      *object,
-                                   guint         prop_id,
-                                   const GValue *value,
-                                   GParamSpec   *pspec)
-{
-  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (object);
-
-  switch (prop_id)
-    {
-    case PROP_MATCHER:
-      self->matcher = g_value_dup_object (value);
-      break;
-    case PROP_CLOSED_DOMAIN:
-      grammar_judge_runner_set_closed_domain (self, g_value_get_boolean (value));
-      break;
-    case PROP_RETRIEVAL_RULE:
-      grammar_judge_runner_set_retrieval_rule (self, g_value_get_string (value));
-      break;
-    case PROP_MAX_CONCURRENCY:
-      grammar_judge_runner_set_max_concurrency (self, g_value_get_uint (value));
-      break;
-    case PROP_LIMIT:
-      grammar_judge_runner_set_limit (self, g_value_get_uint64 (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-grammar_judge_runner_class_init (GrammarJudgeRunnerClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = grammar_judge_runner_finalize;
-  object_class->get_property = grammar_judge_runner_get_property;
-  object_class->set_property = grammar_judge_runner_set_property;
-
-  /**
-   * GrammarJudgeRunner:matcher:
-   *
-   * The matcher that judges the responses.
-   */
-  properties[PROP_MATCHER] =
-    g_param_spec_object ("matcher", NULL, "The matcher that judges the responses",
-                         GRAMMAR_TYPE_MATCHER,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  /**
-   * GrammarJudgeRunner:closed-domain:
-   *
-   * Whether a record whose true documents (`doc_ids`) were not
-   * retrieved is incorrect without asking the matcher, as the reference
-   * tool does for closed-domain knowledge: the language model cannot
-   * know such an answer without its documents. The documents count as
-   * retrieved by the `all` rule, or by the `any` rule when that is
-   * #GrammarJudgeRunner:retrieval-rule.
-   */
-  properties[PROP_CLOSED_DOMAIN] =
-    g_param_spec_boolean ("closed-domain", NULL,
-                          "A record whose true documents were not retrieved is incorrect",
-                          FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  /**
-   * GrammarJudgeRunner:retrieval-rule:
-   *
-   * How the retrieval verdict is decided: `all` (every true document
-   * retrieved), `any` (at least one), `context` (context comparison
-   * inside the record's group) or `auto` (`all` for a record with
-   * `doc_ids`, `context` for one without). See #GrammarJudgeRunner.
-   */
-  properties[PROP_RETRIEVAL_RULE] =
-    g_param_spec_string ("retrieval-rule", NULL, "How the retrieval verdict is decided: all, any, context or auto",
-                         "auto",
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  /**
-   * GrammarJudgeRunner:max-concurrency:
-   *
-   * How many records are judged at once, at most. A matcher that asks a
-   * language model is faster with several requests in flight; a
-   * deterministic matcher is not made parallel by it.
-   */
-  properties[PROP_MAX_CONCURRENCY] =
-    g_param_spec_uint ("max-concurrency", NULL, "How many records are judged at once, at most",
-                       1, G_MAXUINT, GRAMMAR_JUDGE_RUNNER_DEFAULT_MAX_CONCURRENCY,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  /**
-   * GrammarJudgeRunner:limit:
-   *
-   * Only the first records of the input are judged (a smoke run), or all
-   * of them when 0. Records already in the output count towards the
-   * limit. A group cut by the limit is compared by what is left of it.
-   */
-  properties[PROP_LIMIT] =
-    g_param_spec_uint64 ("limit", NULL, "How many records of the input to judge, 0 for all",
-                         0, G_MAXUINT64, 0,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * GrammarJudgeRunner::progress:
-   * @self: the runner
-   * @done: the records of this run that have their verdict so far
-   * @total: the records this run judges (neither skipped nor beyond the limit)
-   * @correct: the verdicts of @done that are correct
-   * @unmeasured: the verdicts of @done that are unmeasured
-   *
-   * Emitted once when the judging starts and after each verdict. A
-   * record is written later, with the rest of its group.
-   */
-  signals[SIGNAL_PROGRESS] =
-    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
-                  G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
-}
-
-static void
-grammar_judge_runner_init (GrammarJudgeRunner *self)
-{
-  self->retrieval_rule = g_strdup ("auto");
-  self->max_concurrency = GRAMMAR_JUDGE_RUNNER_DEFAULT_MAX_CONCURRENCY;
-}
-
-/**
- * grammar_judge_runner_new:
- * @matcher: the matcher that judges the responses
- *
- * Creates a runner that judges with @matcher.
- *
- * Returns: (transfer full): a new #GrammarJudgeRunner
- */
-GrammarJudgeRunner *
-grammar_judge_runner_new (GrammarMatcher *matcher)
-{
-  g_return_val_if_fail (GRAMMAR_IS_MATCHER (matcher), NULL);
-
-  return g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, "matcher", matcher, NULL);
-}
-
-/* Configuration from the [judge] section */
-
-#define JUDGE_SECTION "judge"
-
-static gboolean
-config_error (GError        **error,
-              GrammarConfig  *config,
-              int             code,
-              const char     *key,
-              const char     *message)
-{
-  g_set_error (error, GRAMMAR_CONFIG_ERROR, code, "%s: [%s] %s: %s",
-               grammar_config_get_path (config), JUDGE_SECTION, key, message);
-  return FALSE;
-}
-
-static gboolean
-check_judge_keys (GrammarConfig  *config,
-                  GError        **error)
-{
-  static const char * const known[] = { "matcher", "closed-domain", "retrieval", "max-concurrency", NULL };
-  g_auto (GStrv) keys = g_key_file_get_keys (grammar_config_get_key_file (config), JUDGE_SECTION, NULL, NULL);
-
-  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-    if (!g_strv_contains (known, keys[i]))
-      return config_error (error, config, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, keys[i],
-                           "unknown key; the keys of this section are matcher, closed-domain, "
-                           "retrieval and max-concurrency");
-  return TRUE;
-}
-
-static char *
-read_judge_string (GrammarConfig *config,
-                   const char    *key)
-{
-  char *value = g_key_file_get_string (grammar_config_get_key_file (config), JUDGE_SECTION, key, NULL);
-
-  return value != NULL ? g_strstrip (value) : NULL;
-}
-
-/* Sets the runner's properties from the keys of [judge] that are there. */
-static gboolean
-configure (GrammarJudgeRunner  *self,
-           GrammarConfig       *config,
-           GError             **error)
-{
-  GKeyFile *key_file = grammar_config_get_key_file (config);
-  g_autofree char *closed_domain = read_judge_string (config, "closed-domain");
-  g_autofree char *retrieval = read_judge_string (config, "retrieval");
-  g_autofree char *concurrency = read_judge_string (config, "max-concurrency");
-  Rule rule;
-
-  if (closed_domain != NULL)
-    {
-      g_autoptr (GError) local_error = NULL;
-      gboolean value = g_key_file_get_boolean (key_file, JUDGE_SECTION, "closed-domain", &local_error);
-
-      if (local_error != NULL)
-        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "closed-domain",
-                             "must be true or false");
-      grammar_judge_runner_set_closed_domain (self, value);
-    }
-  if (retrieval != NULL)
-    {
-      if (!rule_from_string (retrieval, &rule))
-        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "retrieval",
-                             "must be all, any, context or auto");
-      grammar_judge_runner_set_retrieval_rule (self, retrieval);
-    }
-  if (concurrency != NULL)
-    {
-      guint64 value = 0;
-
-      if (!g_ascii_string_to_unsigned (concurrency, 10, 1, G_MAXUINT, &value, NULL))
-        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "max-concurrency",
-                             "must be a whole number, at least 1");
-      grammar_judge_runner_set_max_concurrency (self, (guint) value);
-    }
-  return TRUE;
-}
-
-/**
- * grammar_judge_runner_new_from_config:
- * @config: the configuration
- * @matcher_section: (nullable): the section of the matcher, or %NULL for
- *   the `matcher` key of `[judge]`, or else `matcher`
- *
- * Creates a runner as `grammar judge` and `grammar run` do: the matcher
- * is built from its section, and the optional `[judge]` section of
- * @config sets the runner's properties: `closed-domain` (true or false),
- * `retrieval` (all, any, context or auto, #GrammarJudgeRunner:retrieval-rule)
- * and `max-concurrency`. Any other key of `[judge]` is an error.
- *
- * Returns: (transfer full) (nullable): a new #GrammarJudgeRunner, or %NULL
- *   with a %GRAMMAR_CONFIG_ERROR error naming the file, section and key
- */
-GrammarJudgeRunner *
-grammar_judge_runner_new_from_config (GrammarConfig  *config,
-                                      const char     *matcher_section,
-                                      GError        **error)
-{
-  g_autoptr (GrammarJudgeRunner) self = NULL;
-  g_autoptr (GObject) matcher = NULL;
-  g_autofree char *configured = NULL;
-  gboolean has_section;
-
-  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  has_section = g_key_file_has_group (grammar_config_get_key_file (config), JUDGE_SECTION);
-  if (has_section && !check_judge_keys (config, error))
-    return NULL;
-  if (matcher_section == NULL && has_section)
-    {
-      configured = read_judge_string (config, "matcher");
-      if (configured != NULL && *configured == '\0')
-        {
-          config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "matcher",
-                        "must name the section of a matcher");
-          return NULL;
-        }
-      matcher_section = configured;
-    }
-
-  matcher = grammar_config_build (config, matcher_section != NULL ? matcher_section : "matcher",
-                                  GRAMMAR_TYPE_MATCHER, error);
-  if (matcher == NULL)
-    return NULL;
-  self = grammar_judge_runner_new (GRAMMAR_MATCHER (matcher));
-  if (has_section && !configure (self, config, error))
-    return NULL;
-  return g_steal_pointer (&self);
-}
-
-/**
- * grammar_judge_runner_get_matcher:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: (transfer none): the matcher that judges the responses
- */
-GrammarMatcher *
-grammar_judge_runner_get_matcher (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), NULL);
-  return self->matcher;
-}
-
-/**
- * grammar_judge_runner_get_closed_domain:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: whether a record whose true documents were not retrieved is incorrect without asking the matcher
- */
-gboolean
-grammar_judge_runner_get_closed_domain (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), FALSE);
-  return self->closed_domain;
-}
-
-/**
- * grammar_judge_runner_set_closed_domain:
- * @self: a #GrammarJudgeRunner
- * @closed_domain: whether a record whose true documents were not retrieved is incorrect
- *
- * Sets #GrammarJudgeRunner:closed-domain.
- */
-void
-grammar_judge_runner_set_closed_domain (GrammarJudgeRunner *self,
-                                        gboolean            closed_domain)
-{
-  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
-
-  closed_domain = !!closed_domain;
-  if (self->closed_domain == closed_domain)
-    return;
-  self->closed_domain = closed_domain;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLOSED_DOMAIN]);
-}
-
-/**
- * grammar_judge_runner_get_retrieval_rule:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: how the retrieval verdict is decided: `all`, `any`, `context` or `auto`
- */
-const char *
-grammar_judge_runner_get_retrieval_rule (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), NULL);
-  return self->retrieval_rule;
-}
-
-/**
- * grammar_judge_runner_set_retrieval_rule:
- * @self: a #GrammarJudgeRunner
- * @rule: (nullable): `all`, `any`, `context` or `auto`; %NULL for `auto`
- *
- * Sets #GrammarJudgeRunner:retrieval-rule.
- */
-void
-grammar_judge_runner_set_retrieval_rule (GrammarJudgeRunner *self,
-                                         const char         *rule)
-{
-  Rule value = RULE_AUTO;
-
-  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
-  g_return_if_fail (rule == NULL || rule_from_string (rule, &value));
-
-  if (g_str_equal (self->retrieval_rule, rule_names[value]))
-    return;
-  g_free (self->retrieval_rule);
-  self->retrieval_rule = g_strdup (rule_names[value]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRIEVAL_RULE]);
-}
-
-/**
- * grammar_judge_runner_get_max_concurrency:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: how many records are judged at once, at most
- */
-guint
-grammar_judge_runner_get_max_concurrency (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), 0);
-  return self->max_concurrency;
-}
-
-/**
- * grammar_judge_runner_set_max_concurrency:
- * @self: a #GrammarJudgeRunner
- * @max_concurrency: how many records to judge at once, at least 1
- *
- * Sets #GrammarJudgeRunner:max-concurrency.
- */
-void
-grammar_judge_runner_set_max_concurrency (GrammarJudgeRunner *self,
-                                          guint               max_concurrency)
-{
-  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
-  g_return_if_fail (max_concurrency >= 1);
-
-  if (self->max_concurrency == max_concurrency)
-    return;
-  self->max_concurrency = max_concurrency;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONCURRENCY]);
-}
-
-/**
- * grammar_judge_runner_get_limit:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: how many records of the input are judged, 0 for all
- */
-guint64
-grammar_judge_runner_get_limit (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), 0);
-  return self->limit;
-}
-
-/**
- * grammar_judge_runner_set_limit:
- * @self: a #GrammarJudgeRunner
- * @limit: how many records of the input to judge, 0 for all
- *
- * Sets #GrammarJudgeRunner:limit.
- */
-void
-grammar_judge_runner_set_limit (GrammarJudgeRunner *self,
-                                guint64             limit)
-{
-  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
-
-  if (self->limit == limit)
-    return;
-  self->limit = limit;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIMIT]);
-}
 
 /* Retrieval verdicts */
 
@@ -859,7 +317,7 @@ context_verdict (GrammarRecord *record,
 
 static void
 set_retrieval_verdicts (Group *group,
-                        Rule   rule)
+                        GrammarRetrievalRule rule)
 {
   GroupContext context = { FALSE, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
 
@@ -879,15 +337,15 @@ set_retrieval_verdicts (Group *group,
   for (guint i = 0; i < group->records->len; i++)
     {
       GrammarRecord *record = g_ptr_array_index (group->records, i);
-      Rule record_rule = rule;
+      GrammarRetrievalRule record_rule = rule;
       GrammarVerdictKind kind;
 
-      if (record_rule == RULE_AUTO)
-        record_rule = has_doc_ids (record) ? RULE_ALL : RULE_CONTEXT;
-      if (record_rule == RULE_CONTEXT)
+      if (record_rule == GRAMMAR_RETRIEVAL_RULE_AUTO)
+        record_rule = has_doc_ids (record) ? GRAMMAR_RETRIEVAL_RULE_ALL : GRAMMAR_RETRIEVAL_RULE_CONTEXT;
+      if (record_rule == GRAMMAR_RETRIEVAL_RULE_CONTEXT)
         kind = context_verdict (record, &context);
       else
-        kind = ids_verdict (record, record_rule == RULE_ANY, NULL);
+        kind = ids_verdict (record, record_rule == GRAMMAR_RETRIEVAL_RULE_ANY, NULL);
       grammar_record_set_retrieval_verdict (record, kind);
     }
   g_hash_table_unref (context.correct_sets);
@@ -896,57 +354,59 @@ set_retrieval_verdicts (Group *group,
 /* The closed-domain rule: a verdict without the matcher for a record
  * whose true documents were not retrieved, else %NULL. */
 static GrammarVerdict *
-closed_domain_verdict (Run           *run,
+closed_domain_verdict (GrammarJudgeRunner *self,
                        GrammarRecord *record)
 {
   g_autoptr (GString) missing = g_string_new (NULL);
   g_autofree char *reason = NULL;
 
-  if (!run->closed_domain ||
-      ids_verdict (record, run->rule == RULE_ANY, missing) != GRAMMAR_VERDICT_INCORRECT)
+  if (!self->closed_domain ||
+      ids_verdict (record, self->rule == GRAMMAR_RETRIEVAL_RULE_ANY, missing) != GRAMMAR_VERDICT_INCORRECT)
     return NULL;
   reason = g_strdup_printf ("closed domain: the true documents were not retrieved (missing %s)", missing->str);
   return grammar_verdict_new (GRAMMAR_VERDICT_INCORRECT, 0.0, reason, "closed-domain");
 }
 
-/* Preparation, in a worker thread */
+/* The stage */
+
+static void
+grammar_judge_runner_begin (GrammarStageRunner *runner)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
+
+  g_hash_table_remove_all (self->done);
+  g_hash_table_remove_all (self->sizes);
+  g_hash_table_remove_all (self->groups);
+  self->n_judged = self->n_correct = self->n_incorrect = self->n_unmeasured = 0;
+}
 
 /* A judged record needs an id to be written under, and a `response`
  * member (null when the system failed): without one the input is a
  * dataset, not results. */
-static const char * const required_members[] = { "id", NULL };
-
-static GrammarRecord *
-parse_input_record (JsonParser  *parser,
-                    const char  *path,
-                    guint64      line,
-                    const char  *text,
-                    gsize        length,
-                    GError     **error)
+static gboolean
+grammar_judge_runner_check_record (GrammarStageRunner  *runner,
+                                   GrammarRecord       *record,
+                                   JsonObject          *object,
+                                   const char          *path,
+                                   guint64              line,
+                                   GError             **error)
 {
-  g_autoptr (GrammarRecord) record = NULL;
-
-  record = grammar_jsonl_parse_record (parser, path, line, text, length, required_members, error);
-  if (record == NULL)
-    return NULL;
-  if (!json_object_has_member (json_node_get_object (json_parser_get_root (parser)), "response"))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": the record has no “response”; judge the results of "
-                   "grammar rag, not a dataset", path, line);
-      return NULL;
-    }
-  return g_steal_pointer (&record);
+  if (json_object_has_member (object, "response"))
+    return TRUE;
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+               "%s:%" G_GUINT64_FORMAT ": the record has no “response”; judge the results of "
+               "grammar rag, not a dataset", path, line);
+  return FALSE;
 }
 
 static gboolean
-scan_output_line (JsonObject  *object,
-                  const char  *id,
-                  guint64      line,
-                  gpointer     user_data,
-                  GError     **error)
+grammar_judge_runner_note_output (GrammarStageRunner  *runner,
+                                  JsonObject          *object,
+                                  const char          *id,
+                                  gboolean            *redo,
+                                  GError             **error)
 {
-  Run *run = user_data;
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
   g_autoptr (JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autoptr (GrammarRecord) record = NULL;
   Known *known;
@@ -959,180 +419,49 @@ scan_output_line (JsonObject  *object,
   known->kind = answer_kind (record);
   known->retrieved = retrieved_key (grammar_record_get_retrieved (record));
   /* An id written twice: the last line counts. */
-  g_hash_table_replace (run->done, g_strdup (id), known);
+  g_hash_table_replace (self->done, g_strdup (id), known);
   return TRUE;
 }
 
-/* Checks every record the run would read, counts what it will judge,
- * and the size of each group. Nothing is judged when the input has a
- * problem. */
-static gboolean
-check_input (Run           *run,
-             GCancellable  *cancellable,
-             GError       **error)
-{
-  g_autoptr (GDataInputStream) lines = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint64 line = 0;
-  guint64 n_read = 0;
-  guint64 n_known = 0;
-
-  lines = grammar_jsonl_open (run->input, cancellable, error);
-  if (lines == NULL)
-    return FALSE;
-
-  while (run->limit == 0 || n_read < run->limit)
-    {
-      g_autofree char *text = NULL;
-      g_autoptr (GrammarRecord) record = NULL;
-      gsize length = 0;
-      gpointer first_line;
-      const char *id;
-      const char *group;
-
-      if (!grammar_jsonl_read_line (lines, run->input, &text, &length, cancellable, error))
-        return FALSE;
-      if (text == NULL)
-        break;
-      line++;
-      if (grammar_jsonl_line_is_blank (text, length))
-        continue;
-      record = parse_input_record (parser, run->input, line, text, length, error);
-      if (record == NULL)
-        return FALSE;
-      n_read++;
-
-      id = grammar_record_get_id (record);
-      if (g_hash_table_lookup_extended (ids, id, NULL, &first_line))
-        {
-          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                       "%s:%" G_GUINT64_FORMAT ": duplicate id “%s” (also on line %" G_GUINT64_FORMAT ")",
-                       run->input, line, id, (guint64) GPOINTER_TO_SIZE (first_line));
-          return FALSE;
-        }
-      g_hash_table_insert (ids, g_strdup (id), GSIZE_TO_POINTER (line));
-
-      group = grammar_record_get_group (record);
-      if (group != NULL)
-        {
-          guint64 *size = g_hash_table_lookup (run->sizes, group);
-
-          if (size == NULL)
-            {
-              size = g_new0 (guint64, 1);
-              g_hash_table_insert (run->sizes, g_strdup (group), size);
-            }
-          (*size)++;
-        }
-
-      if (g_hash_table_contains (run->done, id))
-        {
-          n_known++;
-          run->n_skipped++;
-        }
-      else
-        run->n_total++;
-    }
-
-  if (run->limit == 0 && n_known < g_hash_table_size (run->done))
-    g_ptr_array_add (run->warnings,
-                     g_strdup_printf ("%s: %u records have an id that is not in %s; they were kept",
-                                      run->output, g_hash_table_size (run->done) - (guint) n_known, run->input));
-  return TRUE;
-}
-
-/* Everything that happens before the first verdict: the input is
- * checked before the output is touched, so that a bad input changes
- * nothing. */
+/* Counts the records of each group the run reads. */
 static void
-prepare_in_thread (GTask        *task,
-                   gpointer      source_object,
-                   gpointer      task_data,
-                   GCancellable *cancellable)
+grammar_judge_runner_note_input (GrammarStageRunner *runner,
+                                 GrammarRecord      *record,
+                                 gboolean            done)
 {
-  Run *run = task_data;
-  GError *error = NULL;
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
+  const char *group = grammar_record_get_group (record);
+  guint64 *size;
 
-  if (!grammar_jsonl_check_not_same_file (run->input, run->output, cancellable, &error) ||
-      !grammar_jsonl_scan_output (run->output, scan_output_line, run, &run->tail, cancellable, &error) ||
-      !check_input (run, cancellable, &error))
+  if (group == NULL)
+    return;
+  size = g_hash_table_lookup (self->sizes, group);
+  if (size == NULL)
     {
-      g_task_return_error (task, error);
-      return;
+      size = g_new0 (guint64, 1);
+      g_hash_table_insert (self->sizes, g_strdup (group), size);
     }
-  if (run->tail.incomplete_line > 0)
-    {
-      if (!grammar_jsonl_drop_incomplete_line (run->output, &run->tail, cancellable, &error))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-      g_ptr_array_add (run->warnings,
-                       g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": removed an incomplete last line "
-                                        "left by an interrupted run",
-                                        run->output, run->tail.incomplete_line));
-    }
-  g_task_return_boolean (task, TRUE);
-}
-
-/* Judging, on the caller's main context */
-
-typedef struct
-{
-  GTask *task;             /* the run's */
-  Group *group;
-  GrammarRecord *record;
-} Judgement;
-
-static void
-judgement_free (Judgement *judgement)
-{
-  g_object_unref (judgement->task);
-  group_unref (judgement->group);
-  g_object_unref (judgement->record);
-  g_free (judgement);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Judgement, judgement_free)
-
-static void ask_more (GTask *task);
-
-static void
-stop_run (Run    *run,
-          GError *error)
-{
-  if (run->error == NULL)
-    run->error = error;
-  else
-    g_error_free (error);
+  (*size)++;
 }
 
 /* Writes the records of a complete group, all in one write. */
 static void
-write_group (GTask *task,
-             Group *group)
+write_group (GrammarJudgeRunner *self,
+             Group              *group)
 {
-  Run *run = g_task_get_task_data (task);
-  GrammarJudgeRunner *self = g_task_get_source_object (task);
   g_autoptr (GString) lines = g_string_new (NULL);
-  GError *error = NULL;
 
-  if (group->records->len == 0 || run->write_failed)
+  if (group->records->len == 0)
     return;
-  set_retrieval_verdicts (group, run->rule);
+  set_retrieval_verdicts (group, self->rule);
   for (guint i = 0; i < group->records->len; i++)
     {
       g_autoptr (JsonNode) node = grammar_record_to_json (g_ptr_array_index (group->records, i));
 
       grammar_jsonl_append_node (lines, node);
     }
-  if (!grammar_jsonl_write (run->writer, run->output, lines, &error))
-    {
-      run->write_failed = TRUE;
-      stop_run (run, error);
-      return;
-    }
+  if (!grammar_stage_runner_append (GRAMMAR_STAGE_RUNNER (self), lines, group->records->len))
+    return;
   for (guint i = 0; i < group->records->len; i++)
     {
       switch (answer_kind (g_ptr_array_index (group->records, i)))
@@ -1154,116 +483,53 @@ write_group (GTask *task,
 
 /* Writes @group once every record of it is read and judged. */
 static void
-finish_group_if_done (GTask *task,
-                      Group *group)
+finish_group_if_done (GrammarJudgeRunner *self,
+                      Group              *group)
 {
-  Run *run = g_task_get_task_data (task);
-
   if (group->n_read < group->expected || group->pending > 0 || group->broken)
     return;
-  write_group (task, group);
+  write_group (self, group);
   /* Done with: a group of its own was never in the table. */
   if (group->name != NULL)
-    g_hash_table_remove (run->groups, group->name);
+    g_hash_table_remove (self->groups, group->name);
 }
 
 /* Writes the groups left when the input ended earlier than its check
  * said (the file changed meanwhile): what was judged is kept. */
 static void
-flush_groups (GTask *task)
+grammar_judge_runner_end (GrammarStageRunner *runner,
+                          gboolean            completed)
 {
-  Run *run = g_task_get_task_data (task);
-  g_autoptr (GList) groups = g_hash_table_get_values (run->groups);
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
+  g_autoptr (GList) groups = NULL;
 
-  for (const GList *l = groups; l != NULL; l = l->next)
+  if (completed)
     {
-      Group *group = l->data;
+      groups = g_hash_table_get_values (self->groups);
+      for (const GList *l = groups; l != NULL; l = l->next)
+        {
+          Group *group = l->data;
 
-      if (!group->broken && group->pending == 0)
-        write_group (task, group);
+          if (!group->broken && group->pending == 0)
+            write_group (self, group);
+        }
     }
-  g_hash_table_remove_all (run->groups);
+  g_hash_table_remove_all (self->groups);
 }
 
 static void
-finish_if_done (GTask *task)
+note_verdict (GrammarJudgeRunner *self,
+              GrammarRecord      *record,
+              GrammarVerdict     *verdict)
 {
-  Run *run = g_task_get_task_data (task);
-  GrammarJudgeRunner *self = g_task_get_source_object (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  gboolean stopped = run->error != NULL || g_cancellable_is_cancelled (cancellable);
-
-  if (run->finished || run->in_flight > 0 || !(run->exhausted || stopped))
-    return;
-
-  if (!stopped)
-    flush_groups (task);
-  run->finished = TRUE;
-  self->running = FALSE;
-  if (run->writer != NULL)
-    g_output_stream_close (run->writer, NULL, NULL);
-  if (run->error != NULL)
-    g_task_return_error (task, g_steal_pointer (&run->error));
-  else if (!g_task_return_error_if_cancelled (task))
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-note_verdict (GTask          *task,
-              GrammarRecord  *record,
-              GrammarVerdict *verdict)
-{
-  Run *run = g_task_get_task_data (task);
-  GrammarJudgeRunner *self = g_task_get_source_object (task);
-
   grammar_record_set_verdict (record, verdict);
-  run->n_decided++;
-  if (grammar_verdict_get_kind (verdict) == GRAMMAR_VERDICT_CORRECT)
-    run->n_decided_correct++;
-  else if (grammar_verdict_get_kind (verdict) == GRAMMAR_VERDICT_UNMEASURED)
-    run->n_decided_unmeasured++;
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, run->n_decided, self->n_total,
-                 run->n_decided_correct, run->n_decided_unmeasured);
-}
-
-static void
-on_judged (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr (Judgement) judgement = user_data;
-  GTask *task = judgement->task;
-  Run *run = g_task_get_task_data (task);
-  g_autoptr (GrammarVerdict) verdict = NULL;
-  g_autoptr (GError) error = NULL;
-
-  run->in_flight--;
-  judgement->group->pending--;
-  verdict = grammar_matcher_judge_finish (GRAMMAR_MATCHER (source), result, &error);
-
-  if (verdict == NULL)
-    {
-      /* The group misses a verdict: it is judged again on resume. */
-      judgement->group->broken = TRUE;
-      if (!(g_cancellable_is_cancelled (g_task_get_cancellable (task)) &&
-            g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
-        stop_run (run, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: the matcher failed: %s",
-                                    grammar_record_get_id (judgement->record), error->message));
-    }
-  else
-    {
-      note_verdict (task, judgement->record, verdict);
-      finish_group_if_done (task, judgement->group);
-    }
-
-  ask_more (task);
-  finish_if_done (task);
+  grammar_stage_runner_count (GRAMMAR_STAGE_RUNNER (self), FALSE);
 }
 
 /* The group @record belongs to, made when its first record is read. */
 static Group *
-lookup_group (Run           *run,
-              GrammarRecord *record)
+lookup_group (GrammarJudgeRunner *self,
+              GrammarRecord      *record)
 {
   const char *name = grammar_record_get_group (record);
   const guint64 *size;
@@ -1271,281 +537,440 @@ lookup_group (Run           *run,
 
   if (name == NULL)
     return group_new (NULL, 1);
-  group = g_hash_table_lookup (run->groups, name);
+  group = g_hash_table_lookup (self->groups, name);
   if (group != NULL)
     return group_ref (group);
-  size = g_hash_table_lookup (run->sizes, name);
+  size = g_hash_table_lookup (self->sizes, name);
   group = group_new (name, size != NULL ? *size : 1);
-  g_hash_table_insert (run->groups, group->name, group_ref (group));
+  g_hash_table_insert (self->groups, group->name, group_ref (group));
   return group;
 }
+
+#define GROUP_KEY "grammar-judge-runner-group"
 
 /* Takes one record of the input: one already in the output is only
  * noted for its group, one whose documents were not retrieved in a
  * closed domain is incorrect at once, and the others go to the matcher. */
-static void
-take_record (GTask         *task,
-             GrammarRecord *record)
+static gboolean
+grammar_judge_runner_take (GrammarStageRunner *runner,
+                           GrammarRecord      *record,
+                           gboolean            done)
 {
-  Run *run = g_task_get_task_data (task);
-  GrammarJudgeRunner *self = g_task_get_source_object (task);
-  g_autoptr (Group) group = lookup_group (run, record);
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
+  g_autoptr (Group) group = lookup_group (self, record);
   g_autoptr (GrammarVerdict) verdict = NULL;
-  Known *known = g_hash_table_lookup (run->done, grammar_record_get_id (record));
-  Judgement *judgement;
+  Known *known = g_hash_table_lookup (self->done, grammar_record_get_id (record));
 
   group->n_read++;
   if (known != NULL)
     {
       g_ptr_array_add (group->known, known);
-      finish_group_if_done (task, group);
-      return;
+      finish_group_if_done (self, group);
+      return FALSE;
     }
 
   g_ptr_array_add (group->records, g_object_ref (record));
-  verdict = closed_domain_verdict (run, record);
+  verdict = closed_domain_verdict (self, record);
   if (verdict != NULL)
     {
-      note_verdict (task, record, verdict);
-      finish_group_if_done (task, group);
-      return;
+      note_verdict (self, record, verdict);
+      finish_group_if_done (self, group);
+      return FALSE;
     }
-
-  judgement = g_new0 (Judgement, 1);
-  judgement->task = g_object_ref (task);
-  judgement->group = group_ref (group);
-  judgement->record = g_object_ref (record);
   group->pending++;
-  run->in_flight++;
-  grammar_matcher_judge_async (self->matcher, record, g_task_get_cancellable (task), on_judged, judgement);
-}
-
-/* The next record of the input, or %NULL at its end (or at the limit),
- * or on an error. */
-static GrammarRecord *
-next_record (Run      *run,
-             GError  **error)
-{
-  while (run->limit == 0 || run->n_read < run->limit)
-    {
-      g_autofree char *text = NULL;
-      gsize length = 0;
-      GrammarRecord *record;
-
-      if (!grammar_jsonl_read_line (run->reader, run->input, &text, &length, NULL, error) || text == NULL)
-        return NULL;
-      run->line++;
-      if (grammar_jsonl_line_is_blank (text, length))
-        continue;
-      record = parse_input_record (run->parser, run->input, run->line, text, length, error);
-      if (record != NULL)
-        run->n_read++;
-      return record;
-    }
-  return NULL;
-}
-
-/* Reads records until max-concurrency matcher calls are in flight. */
-static void
-ask_more (GTask *task)
-{
-  Run *run = g_task_get_task_data (task);
-  GrammarJudgeRunner *self = g_task_get_source_object (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-
-  while (run->in_flight < self->max_concurrency && !run->exhausted && run->error == NULL &&
-         !g_cancellable_is_cancelled (cancellable))
-    {
-      GError *error = NULL;
-      g_autoptr (GrammarRecord) record = next_record (run, &error);
-
-      if (record == NULL)
-        {
-          run->exhausted = TRUE;
-          if (error != NULL)
-            stop_run (run, error);
-          break;
-        }
-      take_record (task, record);
-    }
+  g_object_set_data_full (G_OBJECT (record), GROUP_KEY, group_ref (group), (GDestroyNotify) group_unref);
+  return TRUE;
 }
 
 static void
-on_prepared (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+on_judged (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   g_autoptr (GTask) task = user_data;
-  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (source);
-  Run *run = g_task_get_task_data (task);
   GError *error = NULL;
+  GrammarVerdict *verdict = grammar_matcher_judge_finish (GRAMMAR_MATCHER (source), result, &error);
 
-  self->warnings = g_new0 (char *, run->warnings->len + 1);
-  for (guint i = 0; i < run->warnings->len; i++)
-    self->warnings[i] = g_strdup (g_ptr_array_index (run->warnings, i));
+  if (verdict != NULL)
+    g_task_return_pointer (task, verdict, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error) ||
-      (run->reader = grammar_jsonl_open (run->input, NULL, &error)) == NULL ||
-      (run->writer = grammar_jsonl_open_append (run->output, run->tail.needs_newline, &error)) == NULL)
+static void
+grammar_judge_runner_process_async (GrammarStageRunner  *runner,
+                                    GrammarRecord       *record,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_check_cancellable (task, FALSE);
+  grammar_matcher_judge_async (self->matcher, record, cancellable, on_judged, task);
+}
+
+static gboolean
+grammar_judge_runner_process_finish (GrammarStageRunner  *runner,
+                                     GAsyncResult        *result,
+                                     GrammarRecord       *record,
+                                     GError             **error)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
+  Group *group = g_object_get_data (G_OBJECT (record), GROUP_KEY);
+  g_autoptr (GrammarVerdict) verdict = NULL;
+  g_autoptr (GError) local_error = NULL;
+
+  group->pending--;
+  verdict = g_task_propagate_pointer (G_TASK (result), &local_error);
+  if (verdict == NULL)
     {
-      self->running = FALSE;
-      g_task_return_error (task, error);
-      return;
+      /* The group misses a verdict: it is judged again on resume. */
+      group->broken = TRUE;
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+          g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else
+        g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: the matcher failed: %s",
+                     grammar_record_get_id (record), local_error->message);
+      return FALSE;
     }
+  note_verdict (self, record, verdict);
+  finish_group_if_done (self, group);
+  return TRUE;
+}
 
-  self->n_total = run->n_total;
-  self->n_skipped = run->n_skipped;
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, (guint64) 0, self->n_total, (guint64) 0, (guint64) 0);
+static char *
+grammar_judge_runner_dup_summary (GrammarStageRunner *runner)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
 
-  ask_more (task);
-  finish_if_done (task);
+  return g_strdup_printf ("judged %" G_GUINT64_FORMAT " records: %" G_GUINT64_FORMAT " correct, %" G_GUINT64_FORMAT
+                          " incorrect, %" G_GUINT64_FORMAT " unmeasured; %" G_GUINT64_FORMAT
+                          " already in the output", self->n_judged, self->n_correct, self->n_incorrect,
+                          self->n_unmeasured, grammar_stage_runner_get_n_skipped (runner));
+}
+
+/* GObject */
+
+static void
+grammar_judge_runner_finalize (GObject *object)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (object);
+
+  g_clear_object (&self->matcher);
+  g_hash_table_unref (self->groups);
+  g_hash_table_unref (self->done);
+  g_hash_table_unref (self->sizes);
+
+  G_OBJECT_CLASS (grammar_judge_runner_parent_class)->finalize (object);
+}
+
+static void
+grammar_judge_runner_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATCHER:
+      g_value_set_object (value, self->matcher);
+      break;
+    case PROP_CLOSED_DOMAIN:
+      g_value_set_boolean (value, self->closed_domain);
+      break;
+    case PROP_RETRIEVAL:
+      g_value_set_enum (value, self->rule);
+      break;
+    case PROP_RETRIEVAL_RULE:
+      g_value_set_string (value, rule_name (self->rule));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+set_rule (GrammarJudgeRunner   *self,
+          GrammarRetrievalRule  rule)
+{
+  if (self->rule == rule)
+    return;
+  self->rule = rule;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRIEVAL]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRIEVAL_RULE]);
+}
+
+static void
+grammar_judge_runner_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATCHER:
+      grammar_judge_runner_set_matcher (self, g_value_get_object (value));
+      break;
+    case PROP_CLOSED_DOMAIN:
+      grammar_judge_runner_set_closed_domain (self, g_value_get_boolean (value));
+      break;
+    case PROP_RETRIEVAL:
+      set_rule (self, g_value_get_enum (value));
+      break;
+    case PROP_RETRIEVAL_RULE:
+      grammar_judge_runner_set_retrieval_rule (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+grammar_judge_runner_class_init (GrammarJudgeRunnerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GrammarStageRunnerClass *runner_class = GRAMMAR_STAGE_RUNNER_CLASS (klass);
+
+  object_class->finalize = grammar_judge_runner_finalize;
+  object_class->get_property = grammar_judge_runner_get_property;
+  object_class->set_property = grammar_judge_runner_set_property;
+  runner_class->begin = grammar_judge_runner_begin;
+  runner_class->check_record = grammar_judge_runner_check_record;
+  runner_class->note_output = grammar_judge_runner_note_output;
+  runner_class->note_input = grammar_judge_runner_note_input;
+  runner_class->take = grammar_judge_runner_take;
+  runner_class->process_async = grammar_judge_runner_process_async;
+  runner_class->process_finish = grammar_judge_runner_process_finish;
+  runner_class->end = grammar_judge_runner_end;
+  runner_class->dup_summary = grammar_judge_runner_dup_summary;
+  grammar_stage_runner_class_set_required_members (runner_class, required_members);
+
+  /**
+   * GrammarJudgeRunner:matcher:
+   *
+   * The matcher that judges the responses. In a keyfile's `[judge]`
+   * section, `matcher=SECTION` names the section it is built from.
+   */
+  properties[PROP_MATCHER] =
+    g_param_spec_object ("matcher", NULL, "The section of the matcher that judges the responses",
+                         GRAMMAR_TYPE_MATCHER,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarJudgeRunner:closed-domain:
+   *
+   * Whether a record whose true documents (`doc_ids`) were not
+   * retrieved is incorrect without asking the matcher, as the reference
+   * tool does for closed-domain knowledge: the language model cannot
+   * know such an answer without its documents. The documents count as
+   * retrieved by the `all` rule, or by the `any` rule when that is
+   * #GrammarJudgeRunner:retrieval.
+   */
+  properties[PROP_CLOSED_DOMAIN] =
+    g_param_spec_boolean ("closed-domain", NULL,
+                          "A record whose true documents were not retrieved is incorrect",
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  grammar_param_spec_set_value_hint (properties[PROP_CLOSED_DOMAIN], "must be true or false");
+
+  /**
+   * GrammarJudgeRunner:retrieval:
+   *
+   * How the retrieval verdict is decided: `all` (every true document
+   * retrieved), `any` (at least one), `context` (context comparison
+   * inside the record's group) or `auto` (`all` for a record with
+   * `doc_ids`, `context` for one without). See #GrammarJudgeRunner.
+   * The `retrieval` key of `[judge]`.
+   */
+  properties[PROP_RETRIEVAL] =
+    g_param_spec_enum ("retrieval", NULL, "How the retrieval verdict is decided: all, any, context or auto",
+                       GRAMMAR_TYPE_RETRIEVAL_RULE, GRAMMAR_RETRIEVAL_RULE_AUTO,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  grammar_param_spec_set_value_hint (properties[PROP_RETRIEVAL], "must be all, any, context or auto");
+
+  /**
+   * GrammarJudgeRunner:retrieval-rule:
+   *
+   * #GrammarJudgeRunner:retrieval by its name (`all`, `any`, `context`
+   * or `auto`).
+   */
+  properties[PROP_RETRIEVAL_RULE] =
+    g_param_spec_string ("retrieval-rule", NULL, "How the retrieval verdict is decided, by name",
+                         "auto",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+grammar_judge_runner_init (GrammarJudgeRunner *self)
+{
+  self->rule = GRAMMAR_RETRIEVAL_RULE_AUTO;
+  self->done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) known_free);
+  self->sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_unref);
 }
 
 /**
- * grammar_judge_runner_run_async:
+ * grammar_judge_runner_new:
+ * @matcher: the matcher that judges the responses
+ *
+ * Creates a runner that judges with @matcher.
+ *
+ * Returns: (transfer full): a new #GrammarJudgeRunner
+ */
+GrammarJudgeRunner *
+grammar_judge_runner_new (GrammarMatcher *matcher)
+{
+  g_return_val_if_fail (GRAMMAR_IS_MATCHER (matcher), NULL);
+
+  return g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, "matcher", matcher, NULL);
+}
+
+/**
+ * grammar_judge_runner_new_from_config:
+ * @config: the configuration
+ * @matcher_section: (nullable): the section of the matcher, or %NULL for
+ *   the `matcher` key of `[judge]`, or else `matcher`
+ * @error: return location for a #GError
+ *
+ * Creates a runner as `grammar judge` and `grammar run` do: the keys of
+ * the optional `[judge]` section of @config are the runner's properties
+ * (grammar_config_configure()): `matcher` (the section of the matcher),
+ * `closed-domain` (true or false), `retrieval` (all, any, context or
+ * auto) and `max-concurrency`. Any other key of `[judge]` is an error.
+ * Without a matcher from @matcher_section or `[judge]`, it is built from
+ * `[matcher]`; without that section either, with @default_matcher.
+ *
+ * Returns: (transfer full) (nullable): a new #GrammarJudgeRunner, or %NULL
+ *   with a %GRAMMAR_CONFIG_ERROR error naming the file, section and key
+ */
+GrammarJudgeRunner *
+grammar_judge_runner_new_from_config (GrammarConfig  *config,
+                                      const char     *matcher_section,
+                                      GError        **error)
+{
+  g_autoptr (GrammarJudgeRunner) self = NULL;
+  g_autoptr (GObject) matcher = NULL;
+
+  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, NULL);
+  if (!grammar_config_configure (config, "judge", G_OBJECT (self), error))
+    return NULL;
+  if (matcher_section == NULL && self->matcher != NULL)
+    return g_steal_pointer (&self);
+  matcher = grammar_config_build (config, matcher_section != NULL ? matcher_section : "matcher",
+                                  GRAMMAR_TYPE_MATCHER, error);
+  if (matcher == NULL)
+    return NULL;
+  grammar_judge_runner_set_matcher (self, GRAMMAR_MATCHER (matcher));
+  return g_steal_pointer (&self);
+}
+
+/**
+ * grammar_judge_runner_get_matcher:
  * @self: a #GrammarJudgeRunner
- * @input: the results, JSON Lines of #GrammarRecord with `id` and `response`
- * @output: the judged records, JSON Lines, created or resumed
- * @cancellable: (nullable): a #GCancellable
- * @callback: (scope async): called when the run is over
- * @user_data: data for @callback
  *
- * Starts judging every record of @input and appending the judged
- * records to @output, group by group, as described for
- * #GrammarJudgeRunner. The input is checked and the output read in a
- * worker thread; the matcher is then called from the thread-default
- * main context of the caller, where @callback is called too.
+ * Returns: (transfer none) (nullable): the matcher that judges the responses
+ */
+GrammarMatcher *
+grammar_judge_runner_get_matcher (GrammarJudgeRunner *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), NULL);
+  return self->matcher;
+}
+
+/**
+ * grammar_judge_runner_set_matcher:
+ * @self: a #GrammarJudgeRunner
+ * @matcher: the matcher that judges the responses
  *
- * When @cancellable is cancelled, no more records are judged and the run
- * ends, with %G_IO_ERROR_CANCELLED, once the matcher calls in flight are
- * over; the groups written so far stay in @output. A runner runs one
- * input at a time.
+ * Sets #GrammarJudgeRunner:matcher, between runs.
  */
 void
-grammar_judge_runner_run_async (GrammarJudgeRunner  *self,
-                                const char          *input,
-                                const char          *output,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+grammar_judge_runner_set_matcher (GrammarJudgeRunner *self,
+                                  GrammarMatcher     *matcher)
 {
-  g_autoptr (GTask) task = NULL;
-  g_autoptr (GTask) prepare = NULL;
-  Run *run;
+  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
+  g_return_if_fail (matcher == NULL || GRAMMAR_IS_MATCHER (matcher));
+
+  if (g_set_object (&self->matcher, matcher))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHER]);
+}
+
+/**
+ * grammar_judge_runner_get_closed_domain:
+ * @self: a #GrammarJudgeRunner
+ *
+ * Returns: whether a record whose true documents were not retrieved is
+ *   incorrect without asking the matcher
+ */
+gboolean
+grammar_judge_runner_get_closed_domain (GrammarJudgeRunner *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), FALSE);
+  return self->closed_domain;
+}
+
+/**
+ * grammar_judge_runner_set_closed_domain:
+ * @self: a #GrammarJudgeRunner
+ * @closed_domain: whether the domain is closed
+ *
+ * Sets #GrammarJudgeRunner:closed-domain.
+ */
+void
+grammar_judge_runner_set_closed_domain (GrammarJudgeRunner *self,
+                                        gboolean            closed_domain)
+{
+  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
+
+  closed_domain = !!closed_domain;
+  if (self->closed_domain == closed_domain)
+    return;
+  self->closed_domain = closed_domain;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLOSED_DOMAIN]);
+}
+
+/**
+ * grammar_judge_runner_get_retrieval_rule:
+ * @self: a #GrammarJudgeRunner
+ *
+ * Returns: the name of the retrieval rule: `all`, `any`, `context` or `auto`
+ */
+const char *
+grammar_judge_runner_get_retrieval_rule (GrammarJudgeRunner *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), NULL);
+  return rule_name (self->rule);
+}
+
+/**
+ * grammar_judge_runner_set_retrieval_rule:
+ * @self: a #GrammarJudgeRunner
+ * @rule: (nullable): `all`, `any`, `context` or `auto`; %NULL for `auto`
+ *
+ * Sets #GrammarJudgeRunner:retrieval by its name.
+ */
+void
+grammar_judge_runner_set_retrieval_rule (GrammarJudgeRunner *self,
+                                         const char         *rule)
+{
+  GrammarRetrievalRule value = GRAMMAR_RETRIEVAL_RULE_AUTO;
 
   g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
-  g_return_if_fail (input != NULL);
-  g_return_if_fail (output != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  g_return_if_fail (rule == NULL || rule_from_string (rule, &value));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, grammar_judge_runner_run_async);
-  if (self->running)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING, "the runner is already judging");
-      return;
-    }
-
-  self->running = TRUE;
-  self->n_total = self->n_judged = self->n_skipped = 0;
-  self->n_correct = self->n_incorrect = self->n_unmeasured = 0;
-  g_clear_pointer (&self->warnings, g_strfreev);
-
-  run = g_new0 (Run, 1);
-  run->input = g_strdup (input);
-  run->output = g_strdup (output);
-  run->limit = self->limit;
-  rule_from_string (self->retrieval_rule, &run->rule);
-  run->closed_domain = self->closed_domain;
-  run->done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) known_free);
-  run->sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  run->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_unref);
-  run->warnings = g_ptr_array_new_with_free_func (g_free);
-  run->parser = json_parser_new_immutable ();
-  g_task_set_task_data (task, run, (GDestroyNotify) run_free);
-
-  prepare = g_task_new (self, cancellable, on_prepared, g_object_ref (task));
-  g_task_set_source_tag (prepare, prepare_in_thread);
-  g_task_set_task_data (prepare, run, NULL);
-  g_task_run_in_thread (prepare, prepare_in_thread);
-}
-
-/**
- * grammar_judge_runner_run_finish:
- * @self: a #GrammarJudgeRunner
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
- *
- * Finishes grammar_judge_runner_run_async(). An unmeasured verdict is
- * not a failure: it is written and counted
- * (grammar_judge_runner_get_n_unmeasured()).
- *
- * Returns: %TRUE when every record was judged and written; %FALSE with
- *   @error set on a bad input or output (%GRAMMAR_ERROR_INVALID_INPUT),
- *   a matcher that failed or an output that cannot be written
- *   (%GRAMMAR_ERROR_FAILED), or cancellation (%G_IO_ERROR_CANCELLED)
- */
-gboolean
-grammar_judge_runner_run_finish (GrammarJudgeRunner  *self,
-                                 GAsyncResult        *result,
-                                 GError             **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/**
- * grammar_judge_runner_run:
- * @self: a #GrammarJudgeRunner
- * @input: the results, JSON Lines of #GrammarRecord with `id` and `response`
- * @output: the judged records, JSON Lines, created or resumed
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Judges the input, blocking: grammar_judge_runner_run_async() on a
- * private main context, so the caller's main loop does not run
- * meanwhile. The matcher's asynchronous calls run on that context too.
- *
- * Returns: %TRUE when every record was judged and written; %FALSE with
- *   @error set otherwise
- */
-gboolean
-grammar_judge_runner_run (GrammarJudgeRunner  *self,
-                          const char          *input,
-                          const char          *output,
-                          GCancellable        *cancellable,
-                          GError             **error)
-{
-  GrammarSync sync;
-  gboolean ok;
-
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), FALSE);
-  g_return_val_if_fail (input != NULL, FALSE);
-  g_return_val_if_fail (output != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  grammar_sync_init (&sync);
-  grammar_judge_runner_run_async (self, input, output, cancellable, grammar_sync_callback, &sync);
-  ok = grammar_judge_runner_run_finish (self, grammar_sync_wait (&sync), error);
-  grammar_sync_clear (&sync);
-  return ok;
-}
-
-/* Counts */
-
-/**
- * grammar_judge_runner_get_n_total:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: the records the current or last run judges: those of the input up to the limit, less those skipped
- */
-guint64
-grammar_judge_runner_get_n_total (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), 0);
-  return self->n_total;
+  set_rule (self, value);
 }
 
 /**
@@ -1559,19 +984,6 @@ grammar_judge_runner_get_n_judged (GrammarJudgeRunner *self)
 {
   g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), 0);
   return self->n_judged;
-}
-
-/**
- * grammar_judge_runner_get_n_skipped:
- * @self: a #GrammarJudgeRunner
- *
- * Returns: the records of the input (up to the limit) that the current or last run skipped because the output already had them
- */
-guint64
-grammar_judge_runner_get_n_skipped (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), 0);
-  return self->n_skipped;
 }
 
 /**
@@ -1613,22 +1025,3 @@ grammar_judge_runner_get_n_unmeasured (GrammarJudgeRunner *self)
   return self->n_unmeasured;
 }
 
-/**
- * grammar_judge_runner_dup_warnings:
- * @self: a #GrammarJudgeRunner
- *
- * What the last run changed in or noticed about the output before
- * judging: an incomplete last line removed, records whose id is not in
- * the input.
- *
- * Returns: (transfer full) (array zero-terminated=1): the messages, one a line, possibly none
- */
-GStrv
-grammar_judge_runner_dup_warnings (GrammarJudgeRunner *self)
-{
-  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), NULL);
-
-  if (self->warnings == NULL)
-    return g_new0 (char *, 1);
-  return g_strdupv (self->warnings);
-}

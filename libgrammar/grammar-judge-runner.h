@@ -12,6 +12,7 @@
 
 #include "grammar-config.h"
 #include "grammar-matcher.h"
+#include "grammar-stage-runner.h"
 
 G_BEGIN_DECLS
 
@@ -20,10 +21,29 @@ G_BEGIN_DECLS
  *
  * The default of #GrammarJudgeRunner:max-concurrency.
  */
-#define GRAMMAR_JUDGE_RUNNER_DEFAULT_MAX_CONCURRENCY 4
+/**
+ * GrammarRetrievalRule:
+ * @GRAMMAR_RETRIEVAL_RULE_AUTO: `all` for a record with `doc_ids`,
+ *   `context` for one without
+ * @GRAMMAR_RETRIEVAL_RULE_ALL: every true document retrieved
+ * @GRAMMAR_RETRIEVAL_RULE_ANY: at least one true document retrieved
+ * @GRAMMAR_RETRIEVAL_RULE_CONTEXT: context comparison inside the
+ *   record's group
+ *
+ * How #GrammarJudgeRunner decides whether a record's retrieval was
+ * right.
+ */
+typedef enum {
+  GRAMMAR_RETRIEVAL_RULE_AUTO,
+  GRAMMAR_RETRIEVAL_RULE_ALL,
+  GRAMMAR_RETRIEVAL_RULE_ANY,
+  GRAMMAR_RETRIEVAL_RULE_CONTEXT,
+} GrammarRetrievalRule;
+
+#define GRAMMAR_JUDGE_RUNNER_DEFAULT_MAX_CONCURRENCY GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY
 
 #define GRAMMAR_TYPE_JUDGE_RUNNER (grammar_judge_runner_get_type ())
-G_DECLARE_FINAL_TYPE (GrammarJudgeRunner, grammar_judge_runner, GRAMMAR, JUDGE_RUNNER, GObject)
+G_DECLARE_FINAL_TYPE (GrammarJudgeRunner, grammar_judge_runner, GRAMMAR, JUDGE_RUNNER, GrammarStageRunner)
 
 GrammarJudgeRunner *grammar_judge_runner_new                 (GrammarMatcher       *matcher);
 GrammarJudgeRunner *grammar_judge_runner_new_from_config     (GrammarConfig        *config,
@@ -31,40 +51,18 @@ GrammarJudgeRunner *grammar_judge_runner_new_from_config     (GrammarConfig     
                                                               GError              **error);
 
 GrammarMatcher     *grammar_judge_runner_get_matcher         (GrammarJudgeRunner   *self);
+void                grammar_judge_runner_set_matcher         (GrammarJudgeRunner   *self,
+                                                              GrammarMatcher       *matcher);
 gboolean            grammar_judge_runner_get_closed_domain   (GrammarJudgeRunner   *self);
 void                grammar_judge_runner_set_closed_domain   (GrammarJudgeRunner   *self,
                                                               gboolean              closed_domain);
 const char         *grammar_judge_runner_get_retrieval_rule  (GrammarJudgeRunner   *self);
 void                grammar_judge_runner_set_retrieval_rule  (GrammarJudgeRunner   *self,
                                                               const char           *rule);
-guint               grammar_judge_runner_get_max_concurrency (GrammarJudgeRunner   *self);
-void                grammar_judge_runner_set_max_concurrency (GrammarJudgeRunner   *self,
-                                                              guint                 max_concurrency);
-guint64             grammar_judge_runner_get_limit           (GrammarJudgeRunner   *self);
-void                grammar_judge_runner_set_limit           (GrammarJudgeRunner   *self,
-                                                              guint64               limit);
 
-void                grammar_judge_runner_run_async           (GrammarJudgeRunner   *self,
-                                                              const char           *input,
-                                                              const char           *output,
-                                                              GCancellable         *cancellable,
-                                                              GAsyncReadyCallback   callback,
-                                                              gpointer              user_data);
-gboolean            grammar_judge_runner_run_finish          (GrammarJudgeRunner   *self,
-                                                              GAsyncResult         *result,
-                                                              GError              **error);
-gboolean            grammar_judge_runner_run                 (GrammarJudgeRunner   *self,
-                                                              const char           *input,
-                                                              const char           *output,
-                                                              GCancellable         *cancellable,
-                                                              GError              **error);
-
-guint64             grammar_judge_runner_get_n_total         (GrammarJudgeRunner   *self);
 guint64             grammar_judge_runner_get_n_judged        (GrammarJudgeRunner   *self);
-guint64             grammar_judge_runner_get_n_skipped       (GrammarJudgeRunner   *self);
 guint64             grammar_judge_runner_get_n_correct       (GrammarJudgeRunner   *self);
 guint64             grammar_judge_runner_get_n_incorrect     (GrammarJudgeRunner   *self);
 guint64             grammar_judge_runner_get_n_unmeasured    (GrammarJudgeRunner   *self);
-GStrv               grammar_judge_runner_dup_warnings        (GrammarJudgeRunner   *self);
 
 G_END_DECLS

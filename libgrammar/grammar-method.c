@@ -1336,35 +1336,23 @@ emit_progress (GTask   *task,
 }
 
 static void
-on_rag_progress (GObject  *runner,
-                 guint64   done,
-                 guint64   total,
-                 guint64   failed,
-                 gpointer  user_data)
+on_runner_progress (GrammarStageRunner *runner,
+                    guint64             done,
+                    guint64             total,
+                    guint64             failed,
+                    gpointer            user_data)
 {
   emit_progress (user_data, done, total);
 }
 
 static void
-on_judge_progress (GObject  *runner,
-                   guint64   done,
-                   guint64   total,
-                   guint64   correct,
-                   guint64   unmeasured,
-                   gpointer  user_data)
-{
-  emit_progress (user_data, done, total);
-}
-
-static void
-watch_progress (GTask     *task,
-                GObject   *runner,
-                GCallback  handler)
+watch_progress (GTask              *task,
+                GrammarStageRunner *runner)
 {
   Run *run = g_task_get_task_data (task);
 
-  run->progress_source = g_object_ref (runner);
-  run->progress_handler = g_signal_connect (runner, "progress", handler, task);
+  run->progress_source = g_object_ref (G_OBJECT (runner));
+  run->progress_handler = g_signal_connect (runner, "progress", G_CALLBACK (on_runner_progress), task);
 }
 
 static void
@@ -1377,61 +1365,40 @@ unwatch_progress (Run *run)
 }
 
 static void
-on_rag_done (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+on_runner_done (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
   GTask *task = user_data;
   Run *run = g_task_get_task_data (task);
-  GrammarRagRunner *runner = GRAMMAR_RAG_RUNNER (source);
+  GrammarStageRunner *runner = GRAMMAR_STAGE_RUNNER (source);
   Step *step = g_ptr_array_index (run->steps, run->current);
-  g_auto (GStrv) warnings = grammar_rag_runner_dup_warnings (runner);
+  g_auto (GStrv) warnings = grammar_stage_runner_dup_warnings (runner);
   g_autofree char *summary = NULL;
   GError *error = NULL;
-  guint64 failed = grammar_rag_runner_get_n_failed (runner);
 
   unwatch_progress (run);
   emit_warnings (run->self, step, (const char * const *) warnings);
-  if (!grammar_rag_runner_run_finish (runner, result, &error))
+  if (!grammar_stage_runner_run_finish (runner, result, &error))
     {
       fail (task, error);
       return;
     }
-  run->self->n_failed += failed;
-  summary = g_strdup_printf ("%" G_GUINT64_FORMAT " answered, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT
-                             " skipped (already in %s)", grammar_rag_runner_get_n_answered (runner), failed,
-                             grammar_rag_runner_get_n_skipped (runner), step->path);
+  run->self->n_failed += grammar_stage_runner_get_n_failed (runner);
+  summary = grammar_stage_runner_dup_summary (runner);
   step_done (task, summary);
 }
 
+/* Runs a record-by-record stage (rag, judge) from @input to the step's file. */
 static void
-on_judge_done (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
+start_runner (GTask              *task,
+              GrammarStageRunner *runner,
+              Step               *input,
+              Step               *step)
 {
-  GTask *task = user_data;
-  Run *run = g_task_get_task_data (task);
-  GrammarJudgeRunner *runner = GRAMMAR_JUDGE_RUNNER (source);
-  Step *step = g_ptr_array_index (run->steps, run->current);
-  g_auto (GStrv) warnings = grammar_judge_runner_dup_warnings (runner);
-  g_autofree char *summary = NULL;
-  GError *error = NULL;
-
-  unwatch_progress (run);
-  emit_warnings (run->self, step, (const char * const *) warnings);
-  if (!grammar_judge_runner_run_finish (runner, result, &error))
-    {
-      fail (task, error);
-      return;
-    }
-  summary = g_strdup_printf ("%" G_GUINT64_FORMAT " judged (%" G_GUINT64_FORMAT " correct, %" G_GUINT64_FORMAT
-                             " incorrect, %" G_GUINT64_FORMAT " unmeasured), %" G_GUINT64_FORMAT
-                             " skipped (already in %s)",
-                             grammar_judge_runner_get_n_judged (runner), grammar_judge_runner_get_n_correct (runner),
-                             grammar_judge_runner_get_n_incorrect (runner),
-                             grammar_judge_runner_get_n_unmeasured (runner),
-                             grammar_judge_runner_get_n_skipped (runner), step->path);
-  step_done (task, summary);
+  watch_progress (task, runner);
+  grammar_stage_runner_run_async (runner, input->path, step->path, g_task_get_cancellable (task), on_runner_done,
+                                  task);
 }
 
 static void
@@ -1456,8 +1423,7 @@ start_step (GTask *task,
             return;
           }
         runner = grammar_rag_runner_new (self->system);
-        watch_progress (task, G_OBJECT (runner), G_CALLBACK (on_rag_progress));
-        grammar_rag_runner_run_async (runner, dataset->path, step->path, cancellable, on_rag_done, task);
+        start_runner (task, GRAMMAR_STAGE_RUNNER (runner), dataset, step);
       }
       break;
     case STEP_JUDGE:
@@ -1469,9 +1435,7 @@ start_step (GTask *task,
             fail (task, error);
             return;
           }
-        watch_progress (task, G_OBJECT (self->judge_runner), G_CALLBACK (on_judge_progress));
-        grammar_judge_runner_run_async (self->judge_runner, results->path, step->path, cancellable, on_judge_done,
-                                        task);
+        start_runner (task, GRAMMAR_STAGE_RUNNER (self->judge_runner), results, step);
       }
       break;
     default:

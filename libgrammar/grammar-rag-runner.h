@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "grammar-stage-runner.h"
 #include "grammar-system.h"
 
 G_BEGIN_DECLS
@@ -19,44 +20,19 @@ G_BEGIN_DECLS
  *
  * The default of #GrammarRagRunner:max-concurrency.
  */
-#define GRAMMAR_RAG_RUNNER_DEFAULT_MAX_CONCURRENCY 4
+#define GRAMMAR_RAG_RUNNER_DEFAULT_MAX_CONCURRENCY GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY
 
 #define GRAMMAR_TYPE_RAG_RUNNER (grammar_rag_runner_get_type ())
-G_DECLARE_FINAL_TYPE (GrammarRagRunner, grammar_rag_runner, GRAMMAR, RAG_RUNNER, GObject)
+G_DECLARE_FINAL_TYPE (GrammarRagRunner, grammar_rag_runner, GRAMMAR, RAG_RUNNER, GrammarStageRunner)
 
-GrammarRagRunner *grammar_rag_runner_new                 (GrammarSystem        *system);
+GrammarRagRunner *grammar_rag_runner_new                  (GrammarSystem    *system);
 
-GrammarSystem    *grammar_rag_runner_get_system          (GrammarRagRunner     *self);
-guint             grammar_rag_runner_get_max_concurrency (GrammarRagRunner     *self);
-void              grammar_rag_runner_set_max_concurrency (GrammarRagRunner     *self,
-                                                          guint                 max_concurrency);
-guint64           grammar_rag_runner_get_limit           (GrammarRagRunner     *self);
-void              grammar_rag_runner_set_limit           (GrammarRagRunner     *self,
-                                                          guint64               limit);
-gboolean          grammar_rag_runner_get_retry_failed    (GrammarRagRunner     *self);
-void              grammar_rag_runner_set_retry_failed    (GrammarRagRunner     *self,
-                                                          gboolean              retry_failed);
+GrammarSystem    *grammar_rag_runner_get_system           (GrammarRagRunner *self);
+gboolean          grammar_rag_runner_get_retry_failed     (GrammarRagRunner *self);
+void              grammar_rag_runner_set_retry_failed     (GrammarRagRunner *self,
+                                                           gboolean          retry_failed);
 
-void              grammar_rag_runner_run_async           (GrammarRagRunner     *self,
-                                                          const char           *input,
-                                                          const char           *output,
-                                                          GCancellable         *cancellable,
-                                                          GAsyncReadyCallback   callback,
-                                                          gpointer              user_data);
-gboolean          grammar_rag_runner_run_finish          (GrammarRagRunner     *self,
-                                                          GAsyncResult         *result,
-                                                          GError              **error);
-gboolean          grammar_rag_runner_run                 (GrammarRagRunner     *self,
-                                                          const char           *input,
-                                                          const char           *output,
-                                                          GCancellable         *cancellable,
-                                                          GError              **error);
-
-guint64           grammar_rag_runner_get_n_total         (GrammarRagRunner     *self);
-guint64           grammar_rag_runner_get_n_answered      (GrammarRagRunner     *self);
-guint64           grammar_rag_runner_get_n_failed        (GrammarRagRunner     *self);
-guint64           grammar_rag_runner_get_n_skipped       (GrammarRagRunner     *self);
-guint64           grammar_rag_runner_get_n_skipped_failed (GrammarRagRunner    *self);
-GStrv             grammar_rag_runner_dup_warnings        (GrammarRagRunner     *self);
+guint64           grammar_rag_runner_get_n_answered       (GrammarRagRunner *self);
+guint64           grammar_rag_runner_get_n_skipped_failed (GrammarRagRunner *self);
 
 G_END_DECLS

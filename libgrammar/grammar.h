@@ -34,6 +34,7 @@
 #include "grammar-metric.h"
 #include "grammar-system.h"
 #include "grammar-http-client.h"
+#include "grammar-stage-runner.h"
 
 #include "grammar-sql-template.h"
 #include "grammar-text-template.h"

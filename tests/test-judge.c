@@ -308,8 +308,8 @@ test_properties (void)
   g_assert_true (grammar_judge_runner_get_matcher (runner) == matcher);
   g_assert_false (grammar_judge_runner_get_closed_domain (runner));
   g_assert_cmpstr (grammar_judge_runner_get_retrieval_rule (runner), ==, "auto");
-  g_assert_cmpuint (grammar_judge_runner_get_max_concurrency (runner), ==, 4);
-  g_assert_cmpuint (grammar_judge_runner_get_limit (runner), ==, 0);
+  g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
+  g_assert_cmpuint (grammar_stage_runner_get_limit (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
 
   g_object_set (runner, "closed-domain", TRUE, "retrieval-rule", "any", "max-concurrency", 7,
                 "limit", (guint64) 9, NULL);
@@ -322,7 +322,7 @@ test_properties (void)
   grammar_judge_runner_set_retrieval_rule (runner, NULL);
   g_assert_cmpstr (grammar_judge_runner_get_retrieval_rule (runner), ==, "auto");
 
-  warnings = grammar_judge_runner_dup_warnings (runner);
+  warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (runner));
   g_assert_cmpuint (g_strv_length (warnings), ==, 0);
 }
 
@@ -342,11 +342,11 @@ judge_all (const char     *rule,
   g_array_append_vals (lines, context_lines, G_N_ELEMENTS (context_lines));
   g_array_append_vals (lines, ids_lines, G_N_ELEMENTS (ids_lines));
   input = write_lines ("all-results.jsonl", (const Line *) lines->data, lines->len);
-  g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (grammar_judge_runner_get_n_total (runner), ==, lines->len);
+  g_assert_cmpuint (grammar_stage_runner_get_n_total (GRAMMAR_STAGE_RUNNER (runner)), ==, lines->len);
   g_assert_cmpuint (grammar_judge_runner_get_n_judged (runner), ==, lines->len);
-  g_assert_cmpuint (grammar_judge_runner_get_n_skipped (runner), ==, 0);
+  g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
   read_results (output, results);
   g_assert_cmpuint (results->nodes->len, ==, lines->len);
 }
@@ -466,7 +466,7 @@ test_closed_domain (void)
     JsonObject *d2;
 
     grammar_judge_runner_set_closed_domain (runner, TRUE);
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (matcher_calls (matcher), ==, 2);
     g_assert_cmpuint (grammar_judge_runner_get_n_correct (runner), ==, 1);
@@ -496,7 +496,7 @@ test_closed_domain (void)
     };
 
     grammar_judge_runner_set_closed_domain (runner, TRUE);
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_cmpuint (matcher_calls (matcher), ==, 3);
     read_results (output, &results);
     assert_expected (&results, expected, G_N_ELEMENTS (expected));
@@ -575,8 +575,8 @@ test_interleaved_groups (void)
     { "g4-3", "correct", "correct" },
   };
 
-  grammar_judge_runner_set_max_concurrency (runner, 3);
-  g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+  grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), 3);
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_no_error (error);
   read_results (output, &results);
   g_assert_cmpuint (results.nodes->len, ==, 20);
@@ -600,8 +600,8 @@ test_concurrency (void)
       g_autofree char *output = tmp_path ("concurrency-judged.jsonl");
       guint max_in_flight = 0;
 
-      grammar_judge_runner_set_max_concurrency (runner, limits[i]);
-      g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+      grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), limits[i]);
+      g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
       g_assert_no_error (error);
       g_object_get (matcher, "max-in-flight", &max_in_flight, NULL);
       g_assert_cmpuint (max_in_flight, ==, limits[i]);
@@ -621,9 +621,9 @@ test_limit (void)
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
     g_auto (Results) results = { 0 };
 
-    grammar_judge_runner_set_limit (runner, 4);
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
-    g_assert_cmpuint (grammar_judge_runner_get_n_total (runner), ==, 4);
+    grammar_stage_runner_set_limit (GRAMMAR_STAGE_RUNNER (runner), 4);
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+    g_assert_cmpuint (grammar_stage_runner_get_n_total (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
     read_results (output, &results);
     g_assert_cmpuint (results.nodes->len, ==, 4);
     result (&results, "g1-1");
@@ -633,8 +633,8 @@ test_limit (void)
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
     g_auto (Results) results = { 0 };
 
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
-    g_assert_cmpuint (grammar_judge_runner_get_n_skipped (runner), ==, 4);
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+    g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
     g_assert_cmpuint (grammar_judge_runner_get_n_judged (runner), ==, 2);
     g_assert_cmpuint (matcher_calls (matcher), ==, 2);
     read_results (output, &results);
@@ -654,8 +654,7 @@ static void
 cancel_after (GrammarJudgeRunner *runner,
               guint64             done,
               guint64             total,
-              guint64             correct,
-              guint64             unmeasured,
+              guint64             failed,
               gpointer            user_data)
 {
   CancelAfter *cancel = user_data;
@@ -680,9 +679,9 @@ test_resume_after_interruption (void)
     CancelAfter cancel = { cancellable, 14 };
     g_auto (Results) results = { 0 };
 
-    grammar_judge_runner_set_max_concurrency (runner, 2);
+    grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), 2);
     g_signal_connect (runner, "progress", G_CALLBACK (cancel_after), &cancel);
-    g_assert_false (grammar_judge_runner_run (runner, input, output, cancellable, &error));
+    g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, cancellable, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
     g_clear_error (&error);
     read_results (output, &results);
@@ -700,15 +699,15 @@ test_resume_after_interruption (void)
     g_auto (Results) results = { 0 };
     g_auto (Results) reference_results = { 0 };
 
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_no_error (error);
-    g_assert_cmpuint (grammar_judge_runner_get_n_skipped (runner), ==, written);
+    g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, written);
     g_assert_cmpuint (matcher_calls (matcher), ==, 18 - written);
     read_results (output, &results);
     g_assert_cmpuint (results.nodes->len, ==, 18);
 
     /* The same verdicts as a run that was not interrupted. */
-    g_assert_true (grammar_judge_runner_run (runner, input, reference, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, reference, NULL, &error));
     read_results (reference, &reference_results);
     for (guint i = 0; i < reference_results.nodes->len; i++)
       {
@@ -738,7 +737,7 @@ test_resume_partial_line (void)
     g_autoptr (GrammarMatcher) matcher = make_matcher (NULL);
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
 
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   }
   /* Like a kill while the last line was written: half of it is there. */
   contents = read_file (output);
@@ -760,12 +759,12 @@ test_resume_partial_line (void)
     g_auto (GStrv) warnings = NULL;
     g_auto (Results) results = { 0 };
 
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_no_error (error);
     log = read_file (log_path);
     g_assert_cmpstr (log, ==, expected_log);
-    g_assert_cmpuint (grammar_judge_runner_get_n_skipped (runner), ==, 3);
-    warnings = grammar_judge_runner_dup_warnings (runner);
+    g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 3);
+    warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (runner));
     g_assert_cmpuint (g_strv_length (warnings), ==, 1);
     grammar_test_assert_contains (warnings[0], "partial-judged.jsonl:4: removed an incomplete last line");
     read_results (output, &results);
@@ -799,14 +798,14 @@ test_resume_uses_known_records (void)
   {
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
 
-    g_assert_true (grammar_judge_runner_run (runner, first_input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), first_input, output, NULL, &error));
   }
   {
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
 
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_no_error (error);
-    g_assert_cmpuint (grammar_judge_runner_get_n_skipped (runner), ==, 1);
+    g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 1);
   }
   g_assert_cmpuint (matcher_calls (matcher), ==, 3);
   read_results (output, &results);
@@ -825,7 +824,7 @@ test_matcher_failure (void)
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
     g_auto (Results) results = { 0 };
 
-    g_assert_false (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED);
     g_assert_cmpstr (error->message, ==, "b2: the matcher failed: test-contains fails on “Milan”");
     g_clear_error (&error);
@@ -839,12 +838,12 @@ test_matcher_failure (void)
     g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
     g_auto (Results) results = { 0 };
 
-    g_assert_true (grammar_judge_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_no_error (error);
     read_results (output, &results);
     g_assert_cmpuint (results.nodes->len, ==, G_N_ELEMENTS (context_lines));
     g_assert_cmpuint (matcher_calls (matcher), ==, G_N_ELEMENTS (context_lines) -
-                                                   grammar_judge_runner_get_n_skipped (runner));
+                                                   grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)));
   }
 }
 
@@ -879,7 +878,7 @@ test_bad_input (void)
       g_autofree char *output = tmp_path ("bad-judged.jsonl");
       g_autoptr (GError) error = NULL;
 
-      g_assert_false (grammar_judge_runner_run (runner, input, output, NULL, &error));
+      g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
       g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
       grammar_test_assert_contains (error->message, cases[i].message);
       g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
@@ -901,7 +900,7 @@ test_bad_output (void)
   g_autoptr (GError) error = NULL;
 
   /* A complete line that is not a record is damage, not an interruption. */
-  g_assert_false (grammar_judge_runner_run (runner, input, output, NULL, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   grammar_test_assert_contains (error->message, "damaged-judged.jsonl:1:");
   after = read_file (output);
@@ -910,7 +909,7 @@ test_bad_output (void)
   g_clear_error (&error);
 
   /* The output must not be the input. */
-  g_assert_false (grammar_judge_runner_run (runner, input, input, NULL, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, input, NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   grammar_test_assert_contains (error->message, "the output must not be the input");
 }
@@ -953,7 +952,7 @@ test_config (void)
     g_assert_no_error (error);
     g_assert_cmpstr (grammar_judge_runner_get_retrieval_rule (runner), ==, "auto");
     g_assert_false (grammar_judge_runner_get_closed_domain (runner));
-    g_assert_cmpuint (grammar_judge_runner_get_max_concurrency (runner), ==, 4);
+    g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
     g_object_get (grammar_judge_runner_get_matcher (runner), "delay-ms", &delay_ms, NULL);
     g_assert_cmpuint (delay_ms, ==, 2);
   }
@@ -968,7 +967,7 @@ test_config (void)
     g_assert_no_error (error);
     g_assert_cmpstr (grammar_judge_runner_get_retrieval_rule (runner), ==, "context");
     g_assert_true (grammar_judge_runner_get_closed_domain (runner));
-    g_assert_cmpuint (grammar_judge_runner_get_max_concurrency (runner), ==, 9);
+    g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 9);
     g_object_get (grammar_judge_runner_get_matcher (runner), "delay-ms", &delay_ms, NULL);
     g_assert_cmpuint (delay_ms, ==, 1);
   }

@@ -361,15 +361,15 @@ test_properties (void)
   guint64 limit = 1;
 
   g_assert_true (grammar_rag_runner_get_system (runner) == GRAMMAR_SYSTEM (system));
-  g_assert_cmpuint (grammar_rag_runner_get_max_concurrency (runner), ==, 4);
-  g_assert_cmpuint (grammar_rag_runner_get_limit (runner), ==, 0);
+  g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
+  g_assert_cmpuint (grammar_stage_runner_get_limit (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
   g_assert_false (grammar_rag_runner_get_retry_failed (runner));
   g_object_set (runner, "max-concurrency", 9, "limit", (guint64) 5, "retry-failed", TRUE, NULL);
   g_object_get (runner, "max-concurrency", &max_concurrency, "limit", &limit, NULL);
   g_assert_cmpuint (max_concurrency, ==, 9);
   g_assert_cmpuint (limit, ==, 5);
   g_assert_true (grammar_rag_runner_get_retry_failed (runner));
-  warnings = grammar_rag_runner_dup_warnings (runner);
+  warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (runner));
   g_assert_cmpuint (g_strv_length (warnings), ==, 0);
 }
 
@@ -419,13 +419,13 @@ test_results (void)
   g_auto (Results) results = { 0 };
   const char *expected[] = { "question 1", "question 2", "question 3", NULL };
 
-  g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_no_error (error);
   assert_asked (system, expected);
-  g_assert_cmpuint (grammar_rag_runner_get_n_total (runner), ==, 3);
+  g_assert_cmpuint (grammar_stage_runner_get_n_total (GRAMMAR_STAGE_RUNNER (runner)), ==, 3);
   g_assert_cmpuint (grammar_rag_runner_get_n_answered (runner), ==, 3);
-  g_assert_cmpuint (grammar_rag_runner_get_n_failed (runner), ==, 0);
-  g_assert_cmpuint (grammar_rag_runner_get_n_skipped (runner), ==, 0);
+  g_assert_cmpuint (grammar_stage_runner_get_n_failed (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
+  g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
 
   read_results (output, &results);
   g_assert_cmpuint (results.lines->len, ==, 3);
@@ -483,7 +483,7 @@ test_stale_members (void)
   g_auto (Results) results = { 0 };
   JsonObject *line;
 
-  g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_no_error (error);
   read_results (output, &results);
   line = result (&results, "q1");
@@ -532,9 +532,9 @@ test_concurrency (void)
       g_auto (Results) results = { 0 };
       Progress progress = { g_array_new (FALSE, FALSE, sizeof (guint64)), 0, 0 };
 
-      grammar_rag_runner_set_max_concurrency (runner, limits[c]);
+      grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), limits[c]);
       g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &progress);
-      g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+      g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
       g_assert_no_error (error);
 
       g_assert_cmpuint (system->asked->len, ==, records[c]);
@@ -567,10 +567,10 @@ test_failure (void)
 
   g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &progress);
   /* A failed query does not fail the run: it is written and counted. */
-  g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (grammar_rag_runner_get_n_answered (runner), ==, 2);
-  g_assert_cmpuint (grammar_rag_runner_get_n_failed (runner), ==, 1);
+  g_assert_cmpuint (grammar_stage_runner_get_n_failed (GRAMMAR_STAGE_RUNNER (runner)), ==, 1);
   g_assert_cmpuint (progress.failed, ==, 1);
   g_assert_cmpuint (g_array_index (progress.done, guint64, progress.done->len - 1), ==, 3);
   g_array_unref (progress.done);
@@ -607,10 +607,10 @@ test_resume_after_interruption (void)
   const char *missing[] = { "question 3", "question 4", "question 5", "question 6", NULL };
 
   /* Interrupted once two answers are written; the third was in flight. */
-  grammar_rag_runner_set_max_concurrency (runner, 1);
+  grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), 1);
   first->cancel_after = 2;
   first->cancellable = g_object_ref (cancellable);
-  g_assert_false (grammar_rag_runner_run (runner, input, output, cancellable, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
   g_assert_cmpuint (first->asked->len, ==, 3);
@@ -627,12 +627,12 @@ test_resume_after_interruption (void)
   g_file_set_contents (output, torn, -1, &error);
   g_assert_no_error (error);
 
-  g_assert_true (grammar_rag_runner_run (resumed, input, output, NULL, &error));
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (resumed), input, output, NULL, &error));
   g_assert_no_error (error);
   assert_asked (second, missing);
-  g_assert_cmpuint (grammar_rag_runner_get_n_skipped (resumed), ==, 2);
+  g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (resumed)), ==, 2);
   g_assert_cmpuint (grammar_rag_runner_get_n_answered (resumed), ==, 4);
-  warnings = grammar_rag_runner_dup_warnings (resumed);
+  warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (resumed));
   g_assert_true (strv_has_line (warnings, "resume-results.jsonl:3: removed an incomplete last line", NULL));
 
   /* Every id once; the lines of the first run kept byte for byte. */
@@ -666,10 +666,10 @@ test_resume_by_hand (void)
   g_auto (GStrv) warnings = NULL;
   const char *missing[] = { "question 1", "question 3", "question 5", NULL };
 
-  g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_no_error (error);
   assert_asked (system, missing);
-  warnings = grammar_rag_runner_dup_warnings (runner);
+  warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (runner));
   g_assert_cmpuint (g_strv_length (warnings), ==, 0);
 
   contents = read_file (output);
@@ -709,12 +709,12 @@ test_limit (void)
       g_autoptr (GError) error = NULL;
       g_auto (Results) results = { 0 };
 
-      grammar_rag_runner_set_limit (runner, limits[i]);
-      g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+      grammar_stage_runner_set_limit (GRAMMAR_STAGE_RUNNER (runner), limits[i]);
+      g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
       g_assert_no_error (error);
       assert_asked (system, asked[i]);
-      g_assert_cmpuint (grammar_rag_runner_get_n_skipped (runner), ==, skipped[i]);
-      g_assert_cmpuint (grammar_rag_runner_get_n_total (runner), ==, g_strv_length ((GStrv) asked[i]));
+      g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, skipped[i]);
+      g_assert_cmpuint (grammar_stage_runner_get_n_total (GRAMMAR_STAGE_RUNNER (runner)), ==, g_strv_length ((GStrv) asked[i]));
       read_results (output, &results);
       g_assert_cmpuint (results.lines->len, ==, skipped[i] + g_strv_length ((GStrv) asked[i]));
     }
@@ -730,8 +730,8 @@ test_limit (void)
     g_autofree char *bad_output = tmp_path ("limit-bad-results.jsonl");
     g_autoptr (GError) error = NULL;
 
-    grammar_rag_runner_set_limit (runner, 2);
-    g_assert_true (grammar_rag_runner_run (runner, bad, bad_output, NULL, &error));
+    grammar_stage_runner_set_limit (GRAMMAR_STAGE_RUNNER (runner), 2);
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), bad, bad_output, NULL, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (system->asked->len, ==, 2);
   }
@@ -756,7 +756,7 @@ assert_bad_input (const char *dataset,
 
   if (previous != NULL)
     g_free (grammar_test_write_file (tmpdir, "bad-results.jsonl", previous));
-  g_assert_false (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   if (!g_str_has_prefix (error->message, prefix))
     g_error ("“%s” does not start with “%s”", error->message, prefix);
@@ -810,7 +810,7 @@ test_missing_input (void)
   g_autofree char *output = tmp_path ("missing-results.jsonl");
   g_autoptr (GError) error = NULL;
 
-  g_assert_false (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   grammar_test_assert_contains (error->message, "missing.jsonl");
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
@@ -832,7 +832,7 @@ test_damaged_output (void)
   g_autoptr (GError) error = NULL;
 
   /* Only a last line can be cut by a kill: a bad line inside is damage. */
-  g_assert_false (grammar_rag_runner_run (runner, input, output, NULL, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   g_assert_true (g_str_has_prefix (error->message, prefix));
   g_assert_cmpuint (system->asked->len, ==, 0);
@@ -852,7 +852,7 @@ test_same_file (void)
   g_autofree char *other_spelling = g_build_filename (dir, ".", "same.jsonl", NULL);
   g_autoptr (GError) error = NULL;
 
-  g_assert_false (grammar_rag_runner_run (runner, input, other_spelling, NULL, &error));
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, other_spelling, NULL, &error));
   g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
   grammar_test_assert_contains (error->message, "the output must not be the input");
   after = read_file (input);
@@ -874,17 +874,17 @@ test_retry_failed (void)
     g_autoptr (TestSystem) system = make_system ("fail-text=boom\n");
     g_autoptr (GrammarRagRunner) runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
 
-    g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
-    g_assert_cmpuint (grammar_rag_runner_get_n_failed (runner), ==, 1);
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+    g_assert_cmpuint (grammar_stage_runner_get_n_failed (GRAMMAR_STAGE_RUNNER (runner)), ==, 1);
   }
   /* By default a failed record is in the output, so it is skipped. */
   {
     g_autoptr (TestSystem) system = make_system (NULL);
     g_autoptr (GrammarRagRunner) runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
 
-    g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     assert_asked (system, none);
-    g_assert_cmpuint (grammar_rag_runner_get_n_skipped (runner), ==, 3);
+    g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 3);
     g_assert_cmpuint (grammar_rag_runner_get_n_skipped_failed (runner), ==, 1);
   }
   /* With retry-failed it is removed and asked again. */
@@ -896,12 +896,12 @@ test_retry_failed (void)
     JsonObject *retried;
 
     grammar_rag_runner_set_retry_failed (runner, TRUE);
-    g_assert_true (grammar_rag_runner_run (runner, input, output, NULL, &error));
+    g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
     g_assert_no_error (error);
     assert_asked (system, boom);
-    g_assert_cmpuint (grammar_rag_runner_get_n_skipped (runner), ==, 2);
+    g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (runner)), ==, 2);
     g_assert_cmpuint (grammar_rag_runner_get_n_answered (runner), ==, 1);
-    warnings = grammar_rag_runner_dup_warnings (runner);
+    warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (runner));
     g_assert_true (strv_has_line (warnings, "retry-results.jsonl: removed 1 failed records", NULL));
 
     read_results (output, &results);

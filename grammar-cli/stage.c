@@ -1,0 +1,147 @@
+/* stage.c: running a record-by-record stage (rag, judge) from the command line
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "grammar-cli.h"
+
+/* How often, at most, the progress line is redrawn. */
+#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
+
+typedef struct
+{
+  const char *input;
+  const char *output;
+  gint64 started;
+  gint64 last_drawn;
+  gboolean drawn;
+} Stage;
+
+static void
+on_progress (GrammarStageRunner *runner,
+             guint64             done,
+             guint64             total,
+             guint64             failed,
+             gpointer            user_data)
+{
+  Stage *stage = user_data;
+  gint64 now = g_get_monotonic_time ();
+  double seconds = (now - stage->started) / (double) G_USEC_PER_SEC;
+
+  if (done < total && now - stage->last_drawn < PROGRESS_INTERVAL_US)
+    return;
+  stage->last_drawn = now;
+  stage->drawn = TRUE;
+  fprintf (stderr, "\r\033[K  %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " records  %" G_GUINT64_FORMAT
+           " failed  %.1f/s", done, total, failed, seconds > 0.0 ? done / seconds : 0.0);
+  fflush (stderr);
+}
+
+static void
+start_stage (GObject             *runner,
+             gpointer             data,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
+{
+  Stage *stage = data;
+
+  grammar_stage_runner_run_async (GRAMMAR_STAGE_RUNNER (runner), stage->input, stage->output, cancellable,
+                                  callback, user_data);
+}
+
+static void
+print_llm_stats (GObject    *object,
+                 GHashTable *seen,
+                 guint       depth)
+{
+  g_autofree GParamSpec **pspecs = NULL;
+  guint n_pspecs = 0;
+
+  if (object == NULL || !g_hash_table_add (seen, object))
+    return;
+  if (GRAMMAR_IS_LLM (object))
+    grammar_cli_print_llm_stats (object);
+  if (depth == 0)
+    return;
+
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
+  for (guint i = 0; i < n_pspecs; i++)
+    {
+      g_autoptr (GObject) value = NULL;
+
+      if (!G_IS_PARAM_SPEC_OBJECT (pspecs[i]) || (pspecs[i]->flags & G_PARAM_READABLE) == 0)
+        continue;
+      g_object_get (object, pspecs[i]->name, &value, NULL);
+      print_llm_stats (value, seen, depth - 1);
+    }
+}
+
+/* Prints the statistics of every language model @object is or holds in
+ * a property (a pipeline's generator, a dense retriever's embedder, an
+ * llm-judge's model), looking two levels deep. */
+void
+grammar_cli_print_llm_stats_within (GObject *object)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  print_llm_stats (object, seen, 2);
+}
+
+/* Runs @runner from @input to @output on the default main context, with
+ * a progress line when stderr is a terminal (not with @quiet); SIGINT,
+ * SIGTERM and SIGHUP stop it, keeping what was written. Prints the
+ * runner's warnings and the statistics of the language models of
+ * @service. Returns GRAMMAR_EXIT_OK, GRAMMAR_EXIT_FAILED when
+ * interrupted, or else GRAMMAR_EXIT_FAILED with @error set. */
+int
+grammar_cli_run_stage (const char          *command,
+                       GrammarStageRunner  *runner,
+                       const char          *input,
+                       const char          *output,
+                       gboolean             quiet,
+                       GObject             *service,
+                       GError             **error)
+{
+  Stage stage = { input, output, g_get_monotonic_time (), 0, FALSE };
+  g_auto (GStrv) warnings = NULL;
+  gulong handler = 0;
+  int status;
+
+  if (!quiet && isatty (fileno (stderr)))
+    handler = g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &stage);
+  status = grammar_cli_run_until_done (G_OBJECT (runner), start_stage, &stage,
+                                       (GrammarCliFinish) grammar_stage_runner_run_finish, error);
+  if (handler != 0)
+    g_signal_handler_disconnect (runner, handler);
+  if (stage.drawn)
+    fputs ("\r\033[K", stderr);
+
+  warnings = grammar_stage_runner_dup_warnings (runner);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    fprintf (stderr, "grammar %s: %s\n", command, warnings[i]);
+  if (grammar_stage_runner_get_n_done (runner) > 0)
+    grammar_cli_print_llm_stats_within (service);
+  if (status > GRAMMAR_EXIT_FAILED)
+    {
+      fprintf (stderr, "grammar %s: interrupted; %s keeps the %" G_GUINT64_FORMAT " records written, "
+               "run again to resume\n", command, output, grammar_stage_runner_get_n_written (runner));
+      return GRAMMAR_EXIT_FAILED;
+    }
+  return status;
+}
+
+/* Prints the runner's one-line summary of its last run, and @extra. */
+void
+grammar_cli_print_stage_summary (const char         *command,
+                                 GrammarStageRunner *runner,
+                                 const char         *extra)
+{
+  g_autofree char *summary = grammar_stage_runner_dup_summary (runner);
+
+  fprintf (stderr, "grammar %s: %s%s\n", command, summary, extra != NULL ? extra : "");
+}
