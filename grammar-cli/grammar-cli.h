@@ -69,13 +69,42 @@ int            grammar_cli_run_until_done (GObject          *source,
                                            GError          **error);
 
 void           grammar_cli_print_llm_stats_within (GObject *object);
-int            grammar_cli_run_stage   (const char          *command,
-                                        GrammarStageRunner  *runner,
-                                        const char          *input,
-                                        const char          *output,
-                                        gboolean             quiet,
-                                        GObject             *service,
-                                        GError             **error);
+
+/* The options every record-by-record stage (rag, judge) has. */
+typedef struct
+{
+  char *config_path;
+  char *input;
+  char *output;
+  gint64 limit;
+  int concurrency;     /* -1 when not given */
+  gboolean quiet;
+} GrammarCliStageOptions;
+
+void           grammar_cli_stage_options_add   (GrammarCliStageOptions        *options,
+                                                GOptionContext                *context,
+                                                const char                    *input_help,
+                                                const char                    *output_help,
+                                                const char                    *limit_help,
+                                                const char                    *concurrency_help);
+void           grammar_cli_stage_options_clear (GrammarCliStageOptions        *options);
+gboolean       grammar_cli_stage_options_check (const GrammarCliStageOptions  *options,
+                                                const char                    *command,
+                                                const char                    *no_input,
+                                                const char                    *no_output,
+                                                const char                    *problem,
+                                                int                            argc,
+                                                char                         **argv);
+void           grammar_cli_stage_options_apply (const GrammarCliStageOptions  *options,
+                                                GrammarStageRunner            *runner);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GrammarCliStageOptions, grammar_cli_stage_options_clear)
+
+int            grammar_cli_run_stage       (const char                    *command,
+                                            GrammarStageRunner            *runner,
+                                            const GrammarCliStageOptions  *options,
+                                            GObject                       *service,
+                                            GError                       **error);
 void           grammar_cli_print_stage_summary (const char         *command,
                                                 GrammarStageRunner *runner,
                                                 const char         *extra);

@@ -11,40 +11,9 @@
 static gboolean
 is_retrieval_rule (const char *text)
 {
-  static const char * const rules[] = { "all", "any", "context", "auto", NULL };
+  g_autoptr (GEnumClass) rules = g_type_class_ref (GRAMMAR_TYPE_RETRIEVAL_RULE);
 
-  return g_strv_contains (rules, text);
-}
-
-static gboolean
-check_options (const char *input,
-               const char *output,
-               const char *retrieval,
-               gint64      limit,
-               int         concurrency,
-               int         argc,
-               char      **argv)
-{
-  const char *problem = NULL;
-
-  if (argc > 1)
-    {
-      fprintf (stderr, "grammar judge: unexpected argument “%s”\n", argv[1]);
-      return FALSE;
-    }
-  if (input == NULL)
-    problem = "no results given; pass -i results.jsonl";
-  else if (output == NULL)
-    problem = "no output given; pass -o judged.jsonl";
-  else if (retrieval != NULL && !is_retrieval_rule (retrieval))
-    problem = "--retrieval must be all, any, context or auto";
-  else if (limit < 0)
-    problem = "--limit must not be negative";
-  else if (concurrency == 0 || concurrency < -1)
-    problem = "--concurrency must be at least 1";
-  if (problem != NULL)
-    fprintf (stderr, "grammar judge: %s\nRun “grammar judge --help” for the options.\n", problem);
-  return problem == NULL;
+  return g_enum_get_value_by_nick (rules, text) != NULL;
 }
 
 int
@@ -55,30 +24,18 @@ grammar_cli_judge (int    argc,
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GrammarJudgeRunner) runner = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *config_path = NULL;
-  g_autofree char *input = NULL;
-  g_autofree char *output = NULL;
   g_autofree char *section = NULL;
   g_autofree char *retrieval = NULL;
-  gint64 limit = 0;
-  int concurrency = -1;
+  g_auto (GrammarCliStageOptions) options = { 0 };
   gboolean closed_domain = FALSE;
-  gboolean quiet = FALSE;
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
-    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path, "The keyfile describing the components", "FILE" },
-    { "input", 'i', 0, G_OPTION_ARG_FILENAME, &input, "The results to judge (JSON Lines, from grammar rag)", "FILE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The judged records to write or resume (JSON Lines)",
-      "FILE" },
     { "matcher", 0, 0, G_OPTION_ARG_STRING, &section,
       "The section of the matcher (default: matcher= of [judge], else matcher)", "SECTION" },
     { "closed-domain", 0, 0, G_OPTION_ARG_NONE, &closed_domain,
       "A record whose true documents were not retrieved is incorrect, without asking the matcher", NULL },
     { "retrieval", 0, 0, G_OPTION_ARG_STRING, &retrieval,
       "How the retrieval verdict is decided: all, any, context or auto (default: auto)", "RULE" },
-    { "limit", 0, 0, G_OPTION_ARG_INT64, &limit, "Only the first N records of the results (default: all)", "N" },
-    { "concurrency", 0, 0, G_OPTION_ARG_INT, &concurrency, "Records judged at once, at most (default: 4)", "N" },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress nor summary on stderr (warnings stay)", NULL },
     G_OPTION_ENTRY_NULL
   };
 
@@ -101,13 +58,21 @@ grammar_cli_judge (int    argc,
     "and an incomplete last line left by an interrupted run is removed.\n"
     "Exit status: 0 every record judged (unmeasured ones included), 1 the matcher\n"
     "failed or the run was interrupted, 2 bad usage, configuration or input.");
+  grammar_cli_stage_options_add (&options, context, "The results to judge (JSON Lines, from grammar rag)",
+                                 "The judged records to write or resume (JSON Lines)",
+                                 "Only the first N records of the results (default: all)",
+                                 "Records judged at once, at most (default: 4)");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "judge", &argc, &argv, &status))
     return status;
-  if (!check_options (input, output, retrieval, limit, concurrency, argc, argv))
+  if (!grammar_cli_stage_options_check (&options, "judge", "no results given; pass -i results.jsonl",
+                                        "no output given; pass -o judged.jsonl",
+                                        retrieval != NULL && !is_retrieval_rule (retrieval)
+                                          ? "--retrieval must be all, any, context or auto" : NULL,
+                                        argc, argv))
     return GRAMMAR_EXIT_USAGE;
 
-  config = grammar_cli_load_config (config_path, &error);
+  config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)
     return grammar_cli_report ("judge", error);
   runner = grammar_judge_runner_new_from_config (config, section, &error);
@@ -117,17 +82,15 @@ grammar_cli_judge (int    argc,
     grammar_judge_runner_set_closed_domain (runner, TRUE);
   if (retrieval != NULL)
     grammar_judge_runner_set_retrieval_rule (runner, retrieval);
-  if (concurrency > 0)
-    grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), concurrency);
-  grammar_stage_runner_set_limit (GRAMMAR_STAGE_RUNNER (runner), limit);
+  grammar_cli_stage_options_apply (&options, GRAMMAR_STAGE_RUNNER (runner));
 
-  status = grammar_cli_run_stage ("judge", GRAMMAR_STAGE_RUNNER (runner), input, output, quiet,
+  status = grammar_cli_run_stage ("judge", GRAMMAR_STAGE_RUNNER (runner), &options,
                                   G_OBJECT (grammar_judge_runner_get_matcher (runner)), &error);
   if (error != NULL)
     return grammar_cli_report ("judge", error);
   if (status != GRAMMAR_EXIT_OK)
     return status;
-  if (!quiet)
+  if (!options.quiet)
     grammar_cli_print_stage_summary ("judge", GRAMMAR_STAGE_RUNNER (runner), NULL);
   return GRAMMAR_EXIT_OK;
 }

@@ -8,34 +8,6 @@
 
 #include "grammar-cli.h"
 
-static gboolean
-check_options (const char *input,
-               const char *output,
-               gint64      limit,
-               int         concurrency,
-               int         argc,
-               char      **argv)
-{
-  const char *problem = NULL;
-
-  if (argc > 1)
-    {
-      fprintf (stderr, "grammar rag: unexpected argument “%s”\n", argv[1]);
-      return FALSE;
-    }
-  if (input == NULL)
-    problem = "no dataset given; pass -i dataset.jsonl";
-  else if (output == NULL)
-    problem = "no output given; pass -o results.jsonl";
-  else if (limit < 0)
-    problem = "--limit must not be negative";
-  else if (concurrency < 1)
-    problem = "--concurrency must be at least 1";
-  if (problem != NULL)
-    fprintf (stderr, "grammar rag: %s\nRun “grammar rag --help” for the options.\n", problem);
-  return problem == NULL;
-}
-
 int
 grammar_cli_rag (int    argc,
                  char **argv)
@@ -45,26 +17,15 @@ grammar_cli_rag (int    argc,
   g_autoptr (GObject) system = NULL;
   g_autoptr (GrammarRagRunner) runner = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *config_path = NULL;
-  g_autofree char *input = NULL;
-  g_autofree char *output = NULL;
   g_autofree char *section = NULL;
-  gint64 limit = 0;
-  int concurrency = GRAMMAR_RAG_RUNNER_DEFAULT_MAX_CONCURRENCY;
+  g_auto (GrammarCliStageOptions) options = { 0 };
   gboolean retry_failed = FALSE;
-  gboolean quiet = FALSE;
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
-    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path, "The keyfile describing the components", "FILE" },
-    { "input", 'i', 0, G_OPTION_ARG_FILENAME, &input, "The dataset (JSON Lines, from grammar qa)", "FILE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The results to write or resume (JSON Lines)", "FILE" },
     { "system", 0, 0, G_OPTION_ARG_STRING, &section, "The section of the system under test (default: system)",
       "SECTION" },
-    { "limit", 0, 0, G_OPTION_ARG_INT64, &limit, "Only the first N records of the dataset (default: all)", "N" },
-    { "concurrency", 0, 0, G_OPTION_ARG_INT, &concurrency, "Queries asked at once, at most (default: 4)", "N" },
     { "retry-failed", 0, 0, G_OPTION_ARG_NONE, &retry_failed,
       "Remove the failed records from the output and ask them again", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress nor summary on stderr (warnings stay)", NULL },
     G_OPTION_ENTRY_NULL
   };
 
@@ -81,13 +42,18 @@ grammar_cli_rag (int    argc,
     "again by the next run.\n"
     "Exit status: 0 every query answered, 1 some queries failed (they are written\n"
     "with their error) or the run failed, 2 bad usage, configuration or input.");
+  grammar_cli_stage_options_add (&options, context, "The dataset (JSON Lines, from grammar qa)",
+                                 "The results to write or resume (JSON Lines)",
+                                 "Only the first N records of the dataset (default: all)",
+                                 "Queries asked at once, at most (default: 4)");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "rag", &argc, &argv, &status))
     return status;
-  if (!check_options (input, output, limit, concurrency, argc, argv))
+  if (!grammar_cli_stage_options_check (&options, "rag", "no dataset given; pass -i dataset.jsonl",
+                                        "no output given; pass -o results.jsonl", NULL, argc, argv))
     return GRAMMAR_EXIT_USAGE;
 
-  config = grammar_cli_load_config (config_path, &error);
+  config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)
     return grammar_cli_report ("rag", error);
   system = grammar_config_build (config, section != NULL ? section : "system", GRAMMAR_TYPE_SYSTEM, &error);
@@ -95,16 +61,15 @@ grammar_cli_rag (int    argc,
     return grammar_cli_report ("rag", error);
 
   runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
-  grammar_stage_runner_set_max_concurrency (GRAMMAR_STAGE_RUNNER (runner), concurrency);
-  grammar_stage_runner_set_limit (GRAMMAR_STAGE_RUNNER (runner), limit);
+  grammar_cli_stage_options_apply (&options, GRAMMAR_STAGE_RUNNER (runner));
   grammar_rag_runner_set_retry_failed (runner, retry_failed);
 
-  status = grammar_cli_run_stage ("rag", GRAMMAR_STAGE_RUNNER (runner), input, output, quiet, system, &error);
+  status = grammar_cli_run_stage ("rag", GRAMMAR_STAGE_RUNNER (runner), &options, system, &error);
   if (error != NULL)
     return grammar_cli_report ("rag", error);
   if (status != GRAMMAR_EXIT_OK)
     return status;
-  if (!quiet)
+  if (!options.quiet)
     {
       guint64 skipped_failed = grammar_rag_runner_get_n_skipped_failed (runner);
       g_autofree char *extra = NULL;

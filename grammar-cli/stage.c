@@ -92,27 +92,26 @@ grammar_cli_print_llm_stats_within (GObject *object)
   print_llm_stats (object, seen, 2);
 }
 
-/* Runs @runner from @input to @output on the default main context, with
- * a progress line when stderr is a terminal (not with @quiet); SIGINT,
+/* Runs @runner from the input to the output of @options on the default
+ * main context, with a progress line when stderr is a terminal (not with
+ * -q); SIGINT,
  * SIGTERM and SIGHUP stop it, keeping what was written. Prints the
  * runner's warnings and the statistics of the language models of
  * @service. Returns GRAMMAR_EXIT_OK, GRAMMAR_EXIT_FAILED when
  * interrupted, or else GRAMMAR_EXIT_FAILED with @error set. */
 int
-grammar_cli_run_stage (const char          *command,
-                       GrammarStageRunner  *runner,
-                       const char          *input,
-                       const char          *output,
-                       gboolean             quiet,
-                       GObject             *service,
-                       GError             **error)
+grammar_cli_run_stage (const char                    *command,
+                       GrammarStageRunner            *runner,
+                       const GrammarCliStageOptions  *options,
+                       GObject                       *service,
+                       GError                       **error)
 {
-  Stage stage = { input, output, g_get_monotonic_time (), 0, FALSE };
+  Stage stage = { options->input, options->output, g_get_monotonic_time (), 0, FALSE };
   g_auto (GStrv) warnings = NULL;
   gulong handler = 0;
   int status;
 
-  if (!quiet && isatty (fileno (stderr)))
+  if (!options->quiet && isatty (fileno (stderr)))
     handler = g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &stage);
   status = grammar_cli_run_until_done (G_OBJECT (runner), start_stage, &stage,
                                        (GrammarCliFinish) grammar_stage_runner_run_finish, error);
@@ -129,10 +128,87 @@ grammar_cli_run_stage (const char          *command,
   if (status > GRAMMAR_EXIT_FAILED)
     {
       fprintf (stderr, "grammar %s: interrupted; %s keeps the %" G_GUINT64_FORMAT " records written, "
-               "run again to resume\n", command, output, grammar_stage_runner_get_n_written (runner));
+               "run again to resume\n", command, options->output, grammar_stage_runner_get_n_written (runner));
       return GRAMMAR_EXIT_FAILED;
     }
   return status;
+}
+
+/* Adds the options every record-by-record stage has to @context, to be
+ * parsed into @options: -c, -i, -o, --limit, --concurrency and -q. */
+void
+grammar_cli_stage_options_add (GrammarCliStageOptions *options,
+                               GOptionContext         *context,
+                               const char             *input_help,
+                               const char             *output_help,
+                               const char             *limit_help,
+                               const char             *concurrency_help)
+{
+  GOptionEntry entries[] = {
+    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &options->config_path, "The keyfile describing the components",
+      "FILE" },
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME, &options->input, input_help, "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options->output, output_help, "FILE" },
+    { "limit", 0, 0, G_OPTION_ARG_INT64, &options->limit, limit_help, "N" },
+    { "concurrency", 0, 0, G_OPTION_ARG_INT, &options->concurrency, concurrency_help, "N" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options->quiet, "No progress nor summary on stderr (warnings stay)",
+      NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  options->concurrency = -1;
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+void
+grammar_cli_stage_options_clear (GrammarCliStageOptions *options)
+{
+  g_clear_pointer (&options->config_path, g_free);
+  g_clear_pointer (&options->input, g_free);
+  g_clear_pointer (&options->output, g_free);
+}
+
+/* Checks @options: no argument left, -i and -o given (else @no_input or
+ * @no_output), @problem (one of the stage's own, or NULL), --limit not
+ * negative and --concurrency at least 1 or not given. Prints the first
+ * problem with a hint. */
+gboolean
+grammar_cli_stage_options_check (const GrammarCliStageOptions  *options,
+                                 const char                    *command,
+                                 const char                    *no_input,
+                                 const char                    *no_output,
+                                 const char                    *problem,
+                                 int                            argc,
+                                 char                         **argv)
+{
+  if (argc > 1)
+    {
+      fprintf (stderr, "grammar %s: unexpected argument “%s”\n", command, argv[1]);
+      return FALSE;
+    }
+  if (options->input == NULL)
+    problem = no_input;
+  else if (options->output == NULL)
+    problem = no_output;
+  else if (problem != NULL)
+    ;
+  else if (options->limit < 0)
+    problem = "--limit must not be negative";
+  else if (options->concurrency == 0 || options->concurrency < -1)
+    problem = "--concurrency must be at least 1";
+  if (problem != NULL)
+    fprintf (stderr, "grammar %s: %s\nRun “grammar %s --help” for the options.\n", command, problem, command);
+  return problem == NULL;
+}
+
+/* Sets the limit and, when given, the concurrency of @options on @runner. */
+void
+grammar_cli_stage_options_apply (const GrammarCliStageOptions *options,
+                                 GrammarStageRunner           *runner)
+{
+  if (options->concurrency > 0)
+    grammar_stage_runner_set_max_concurrency (runner, (guint) options->concurrency);
+  grammar_stage_runner_set_limit (runner, (guint64) options->limit);
 }
 
 /* Prints the runner's one-line summary of its last run, and @extra. */
