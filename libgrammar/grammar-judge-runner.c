@@ -618,7 +618,8 @@ grammar_judge_runner_process_finish (GrammarStageRunner  *runner,
                                      GError             **error)
 {
   GrammarJudgeRunner *self = GRAMMAR_JUDGE_RUNNER (runner);
-  Group *group = g_object_get_data (G_OBJECT (record), GROUP_KEY);
+  /* the record and its group hold each other until the verdict is back */
+  g_autoptr (Group) group = g_object_steal_data (G_OBJECT (record), GROUP_KEY);
   g_autoptr (GrammarVerdict) verdict = NULL;
   g_autoptr (GError) local_error = NULL;
 
