@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -42,38 +41,15 @@ on_progress (GrammarDocumentGenerator *generator,
   fflush (stderr);
 }
 
-/* Cancels the run on SIGINT, SIGTERM or SIGHUP, so that the library
- * removes its temporary file and the previous corpus stays. The
- * signals are blocked in every thread and taken here with sigwait(). */
-static gpointer
-wait_for_signal (gpointer data)
-{
-  GCancellable *cancellable = data;
-  sigset_t signals;
-  int number = 0;
-
-  sigemptyset (&signals);
-  sigaddset (&signals, SIGINT);
-  sigaddset (&signals, SIGTERM);
-  sigaddset (&signals, SIGHUP);
-  if (sigwait (&signals, &number) == 0)
-    g_cancellable_cancel (cancellable);
-  return NULL;
-}
-
 static void
-cancel_on_signals (GCancellable *cancellable)
+start_generate (GObject             *generator,
+                gpointer             output,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
 {
-  sigset_t signals;
-
-  sigemptyset (&signals);
-  sigaddset (&signals, SIGINT);
-  sigaddset (&signals, SIGTERM);
-  sigaddset (&signals, SIGHUP);
-  if (pthread_sigmask (SIG_BLOCK, &signals, NULL) != 0)
-    return;
-  /* It waits until the process ends; it holds its own reference. */
-  g_thread_unref (g_thread_new ("grammar-docs-signals", wait_for_signal, g_object_ref (cancellable)));
+  grammar_document_generator_generate_to_file_async (GRAMMAR_DOCUMENT_GENERATOR (generator), output, cancellable,
+                                                     callback, user_data);
 }
 
 static int
@@ -198,7 +174,6 @@ grammar_cli_docs (int    argc,
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GrammarDocumentGenerator) generator = NULL;
   g_autoptr (GObject) llm = NULL;
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GError) error = NULL;
   gboolean progress;
   guint64 n_documents;
@@ -249,13 +224,17 @@ grammar_cli_docs (int    argc,
   progress = !options.quiet && isatty (fileno (stderr));
   if (progress)
     g_signal_connect (generator, "progress", G_CALLBACK (on_progress), NULL);
-  cancel_on_signals (cancellable);
-  if (!grammar_document_generator_generate_to_file (generator, options.output, cancellable, &error))
+  /* SIGINT, SIGTERM or SIGHUP cancel the run: the library removes its
+   * temporary file and the previous corpus stays */
+  status = grammar_cli_run_until_done (G_OBJECT (generator), start_generate, options.output,
+                                       (GrammarCliFinish) grammar_document_generator_generate_to_file_finish,
+                                       &error);
+  if (status != GRAMMAR_EXIT_OK)
     {
       if (progress)
         fputs ("\r\033[K", stderr);
       grammar_cli_print_llm_stats (llm);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (error == NULL)
         {
           fprintf (stderr, "grammar docs: interrupted; %s was left as it was\n", options.output);
           return GRAMMAR_EXIT_FAILED;

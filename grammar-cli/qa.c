@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -27,38 +26,23 @@ on_progress (GrammarQaGenerator *generator,
   fflush (stderr);
 }
 
-/* Cancels the run on SIGINT, SIGTERM or SIGHUP, so that the library
- * removes its temporary file and the previous dataset stays. The
- * signals are blocked in every thread and taken here with sigwait(). */
-static gpointer
-wait_for_signal (gpointer data)
+typedef struct
 {
-  GCancellable *cancellable = data;
-  sigset_t signals;
-  int number = 0;
-
-  sigemptyset (&signals);
-  sigaddset (&signals, SIGINT);
-  sigaddset (&signals, SIGTERM);
-  sigaddset (&signals, SIGHUP);
-  if (sigwait (&signals, &number) == 0)
-    g_cancellable_cancel (cancellable);
-  return NULL;
-}
+  GrammarTemplateSet *templates;
+  const char *output;
+} Generate;
 
 static void
-cancel_on_signals (GCancellable *cancellable)
+start_generate (GObject             *generator,
+                gpointer             data,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
 {
-  sigset_t signals;
+  Generate *generate = data;
 
-  sigemptyset (&signals);
-  sigaddset (&signals, SIGINT);
-  sigaddset (&signals, SIGTERM);
-  sigaddset (&signals, SIGHUP);
-  if (pthread_sigmask (SIG_BLOCK, &signals, NULL) != 0)
-    return;
-  /* It waits until the process ends; it holds its own reference. */
-  g_thread_unref (g_thread_new ("grammar-qa-signals", wait_for_signal, g_object_ref (cancellable)));
+  grammar_qa_generator_generate_to_file_async (GRAMMAR_QA_GENERATOR (generator), generate->templates,
+                                               generate->output, cancellable, callback, user_data);
 }
 
 static void
@@ -152,7 +136,7 @@ grammar_cli_qa (int    argc,
   g_autoptr (GObject) database = NULL;
   g_autoptr (GrammarTemplateSet) templates = NULL;
   g_autoptr (GrammarQaGenerator) generator = NULL;
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  Generate generate = { NULL, NULL };
   g_autoptr (GError) error = NULL;
   g_autofree char *config_path = NULL;
   g_autofree char *input = NULL;
@@ -231,13 +215,18 @@ grammar_cli_qa (int    argc,
   if (!quiet && isatty (fileno (stderr)))
     g_signal_connect (generator, "progress", G_CALLBACK (on_progress), &progress);
 
-  cancel_on_signals (cancellable);
   started = g_get_monotonic_time ();
-  if (!grammar_qa_generator_generate_to_file (generator, templates, output, cancellable, &error))
+  generate.templates = templates;
+  generate.output = output;
+  /* SIGINT, SIGTERM or SIGHUP cancel the run: the library removes its
+   * temporary file and the previous dataset stays */
+  status = grammar_cli_run_until_done (G_OBJECT (generator), start_generate, &generate,
+                                       (GrammarCliFinish) grammar_qa_generator_generate_to_file_finish, &error);
+  if (status != GRAMMAR_EXIT_OK)
     {
       if (!quiet && isatty (fileno (stderr)))
         fputs ("\r\033[K", stderr);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (error == NULL)
         {
           fprintf (stderr, "grammar qa: interrupted; %s was left as it was\n", output);
           return GRAMMAR_EXIT_FAILED;

@@ -2415,6 +2415,55 @@ grammar_document_generator_generate_to_file (GrammarDocumentGenerator  *self,
 }
 
 /**
+ * grammar_document_generator_generate_to_file_async:
+ * @self: a #GrammarDocumentGenerator
+ * @path: (type filename): the documents file to write
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the file is written or not
+ * @user_data: data for @callback
+ *
+ * grammar_document_generator_generate_to_file() in a worker thread, so
+ * that the caller's main loop (and its signal handlers) keep running.
+ * The #GrammarDocumentGenerator::progress signal is emitted in that
+ * thread.
+ */
+void
+grammar_document_generator_generate_to_file_async (GrammarDocumentGenerator *self,
+                                                   const char               *path,
+                                                   GCancellable             *cancellable,
+                                                   GAsyncReadyCallback       callback,
+                                                   gpointer                  user_data)
+{
+  g_return_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self));
+  g_return_if_fail (path != NULL);
+
+  grammar_file_write_atomically_async (self, grammar_document_generator_generate_to_file_async, path,
+                                       write_documents, g_object_ref (self), g_object_unref, cancellable,
+                                       callback, user_data);
+}
+
+/**
+ * grammar_document_generator_generate_to_file_finish:
+ * @self: a #GrammarDocumentGenerator
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes grammar_document_generator_generate_to_file_async().
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+grammar_document_generator_generate_to_file_finish (GrammarDocumentGenerator  *self,
+                                                    GAsyncResult              *result,
+                                                    GError                   **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
  * grammar_document_generator_get_n_documents:
  * @self: a #GrammarDocumentGenerator
  *

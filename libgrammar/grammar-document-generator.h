@@ -49,6 +49,14 @@ gboolean                  grammar_document_generator_generate_to_file (GrammarDo
                                                                        const char                *path,
                                                                        GCancellable              *cancellable,
                                                                        GError                   **error);
+void                      grammar_document_generator_generate_to_file_async  (GrammarDocumentGenerator  *self,
+                                                                              const char                *path,
+                                                                              GCancellable              *cancellable,
+                                                                              GAsyncReadyCallback        callback,
+                                                                              gpointer                   user_data);
+gboolean                  grammar_document_generator_generate_to_file_finish (GrammarDocumentGenerator  *self,
+                                                                              GAsyncResult              *result,
+                                                                              GError                   **error);
 
 guint64                   grammar_document_generator_get_n_documents  (GrammarDocumentGenerator  *self);
 guint                     grammar_document_generator_get_n_tables     (GrammarDocumentGenerator  *self);

@@ -31,4 +31,15 @@ gboolean grammar_file_write_atomically (const char         *path,
                                         GCancellable       *cancellable,
                                         GError            **error);
 
+G_GNUC_INTERNAL
+void     grammar_file_write_atomically_async (gpointer             source_object,
+                                              gpointer             source_tag,
+                                              const char          *path,
+                                              GrammarFileWriter    writer,
+                                              gpointer             user_data,
+                                              GDestroyNotify       destroy,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             callback_data);
+
 G_END_DECLS

@@ -112,3 +112,62 @@ grammar_file_write_atomically (const char         *path,
     }
   return ok;
 }
+
+typedef struct
+{
+  char *path;
+  GrammarFileWriter writer;
+  gpointer user_data;
+  GDestroyNotify destroy;
+} Write;
+
+static void
+write_free (Write *write)
+{
+  g_free (write->path);
+  if (write->destroy != NULL)
+    write->destroy (write->user_data);
+  g_free (write);
+}
+
+static void
+write_in_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  Write *write = task_data;
+  GError *error = NULL;
+
+  if (grammar_file_write_atomically (write->path, write->writer, write->user_data, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/* grammar_file_write_atomically() in a worker thread, for the
+ * _async() form of a generator's write to a file: a #GTask of
+ * @source_object tagged @source_tag, finished with
+ * g_task_propagate_boolean(). @destroy frees @user_data afterwards. */
+void
+grammar_file_write_atomically_async (gpointer             source_object,
+                                     gpointer             source_tag,
+                                     const char          *path,
+                                     GrammarFileWriter    writer,
+                                     gpointer             user_data,
+                                     GDestroyNotify       destroy,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             callback_data)
+{
+  g_autoptr (GTask) task = g_task_new (source_object, cancellable, callback, callback_data);
+  Write *write = g_new0 (Write, 1);
+
+  write->path = g_strdup (path);
+  write->writer = writer;
+  write->user_data = user_data;
+  write->destroy = destroy;
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, write, (GDestroyNotify) write_free);
+  g_task_run_in_thread (task, write_in_thread);
+}

@@ -4182,3 +4182,66 @@ grammar_qa_generator_generate_to_file (GrammarQaGenerator  *self,
 
   return grammar_file_write_atomically (path, write_dataset, &write, cancellable, error);
 }
+
+static void
+qa_write_free (QaWrite *write)
+{
+  g_object_unref (write->self);
+  g_object_unref (write->templates);
+  g_free (write);
+}
+
+/**
+ * grammar_qa_generator_generate_to_file_async:
+ * @self: a #GrammarQaGenerator
+ * @templates: the SQL templates and their text templates
+ * @path: (type filename): the dataset file to write
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the file is written or not
+ * @user_data: data for @callback
+ *
+ * grammar_qa_generator_generate_to_file() in a worker thread, so that
+ * the caller's main loop (and its signal handlers) keep running. The
+ * #GrammarQaGenerator::progress signal is emitted in that thread.
+ */
+void
+grammar_qa_generator_generate_to_file_async (GrammarQaGenerator  *self,
+                                             GrammarTemplateSet  *templates,
+                                             const char          *path,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data)
+{
+  QaWrite *write;
+
+  g_return_if_fail (GRAMMAR_IS_QA_GENERATOR (self));
+  g_return_if_fail (GRAMMAR_IS_TEMPLATE_SET (templates));
+  g_return_if_fail (path != NULL);
+
+  write = g_new0 (QaWrite, 1);
+  write->self = g_object_ref (self);
+  write->templates = g_object_ref (templates);
+  grammar_file_write_atomically_async (self, grammar_qa_generator_generate_to_file_async, path, write_dataset,
+                                       write, (GDestroyNotify) qa_write_free, cancellable, callback, user_data);
+}
+
+/**
+ * grammar_qa_generator_generate_to_file_finish:
+ * @self: a #GrammarQaGenerator
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes grammar_qa_generator_generate_to_file_async().
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+grammar_qa_generator_generate_to_file_finish (GrammarQaGenerator  *self,
+                                              GAsyncResult        *result,
+                                              GError             **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

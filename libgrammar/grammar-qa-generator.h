@@ -55,6 +55,15 @@ gboolean            grammar_qa_generator_generate_to_file     (GrammarQaGenerato
                                                                const char          *path,
                                                                GCancellable        *cancellable,
                                                                GError             **error);
+void                grammar_qa_generator_generate_to_file_async  (GrammarQaGenerator  *self,
+                                                                  GrammarTemplateSet  *templates,
+                                                                  const char          *path,
+                                                                  GCancellable        *cancellable,
+                                                                  GAsyncReadyCallback  callback,
+                                                                  gpointer             user_data);
+gboolean            grammar_qa_generator_generate_to_file_finish (GrammarQaGenerator  *self,
+                                                                  GAsyncResult        *result,
+                                                                  GError             **error);
 
 guint               grammar_qa_generator_get_n_templates      (GrammarQaGenerator  *self);
 guint               grammar_qa_generator_get_n_set_based      (GrammarQaGenerator  *self);

@@ -8,6 +8,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <signal.h>
+
 #include <grammar.h>
 
 #include "grammar-test-util.h"
@@ -25,6 +27,8 @@ static const char script[] =
 
 /* The retriever's documents= points nowhere: `grammar run` must give it
  * the corpus it writes. */
+#define PIPELINE_SYSTEM "[system]\nplugin=pipeline\nretriever=retriever\ngenerator=reader\n"
+
 static const char config[] =
   "[database]\nplugin=sqlite\nscript=company.sql\n\n"
   "[documents]\ntables=company;person\n"
@@ -32,7 +36,7 @@ static const char config[] =
   "company.text={name} is a company in {city}, in the {industry} industry.\n"
   "person.title={name}\n"
   "person.text={name} is {age} years old and works for {company.name}.\n\n"
-  "[system]\nplugin=pipeline\nretriever=retriever\ngenerator=reader\n\n"
+  PIPELINE_SYSTEM "\n"
   "[retriever]\nplugin=keyword\ndocuments=nowhere/documents.jsonl\ntop-k=1\n\n"
   "[reader]\nplugin=extractive\n";
 
@@ -270,6 +274,146 @@ test_method_object (void)
   g_assert_nonnull (grammar_method_get_report (method));
 }
 
+/* Interrupting -------------------------------------------------------------- */
+
+/* Every line of @path is a JSON object with an id; returns the ids. */
+static GHashTable *
+read_ids (const char *path,
+          guint      *n_lines)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  *n_lines = 0;
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_true (contents[0] == '\0' || g_str_has_suffix (contents, "\n"));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+      JsonObject *object;
+
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, &error));
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+      object = json_node_get_object (json_parser_get_root (parser));
+      g_hash_table_add (ids, g_strdup (json_object_get_string_member (object, "id")));
+      (*n_lines)++;
+    }
+  return ids;
+}
+
+static guint
+count_lines (const char *path)
+{
+  guint n = 0;
+  g_autoptr (GHashTable) ids = read_ids (path, &n);
+
+  return n;
+}
+
+/* SIGINT to `grammar run` while it writes @file (a slow system or a slow
+ * matcher): it stops within 2 s with exit 130, @file holds whole JSON
+ * lines, and a re-run completes it with every record exactly once. */
+static void
+interrupt_during (const char *dir,
+                  const char *file,
+                  const char *system,
+                  const char *matcher)
+{
+  const char *exe = g_getenv ("GRAMMAR_EXE");
+  g_autofree char *ini = g_strdup_printf ("%s.ini", dir);
+  g_autofree char *text = NULL;
+  g_autofree char *ini_path = NULL;
+  g_autofree char *out = g_build_filename (tmp_dir, dir, NULL);
+  g_autofree char *path = g_build_filename (out, file, NULL);
+  g_autofree char *dataset = g_build_filename (out, "long.dataset.jsonl", NULL);
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) ids = NULL;
+  g_auto (GrammarTestRun) again = { 0 };
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gint64 interrupted;
+  double seconds;
+  guint n_partial = 0;
+  guint n_lines = 0;
+
+  g_assert_nonnull (exe);
+  {
+    /* the pipeline's section replaced by @system, when given */
+    g_auto (GStrv) parts = g_strsplit (config, PIPELINE_SYSTEM, 2);
+
+    text = g_strconcat (parts[0], *system != '\0' ? system : PIPELINE_SYSTEM, parts[1], matcher, NULL);
+  }
+  ini_path = grammar_test_write_file (tmp_dir, ini, text);
+  g_free (grammar_test_write_file (tmp_dir, "company.sql", script));
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_set_cwd (launcher, tmp_dir);
+  process = g_subprocess_launcher_spawn (launcher, &error, exe, "run", "-c", ini, "-d", dir, NULL);
+  g_assert_no_error (error);
+
+  /* wait for the stage to have written something, not everything */
+  while (!g_file_test (path, G_FILE_TEST_EXISTS) || count_lines (path) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (20 * 1000);
+    }
+  interrupted = g_get_monotonic_time ();
+  g_subprocess_send_signal (process, SIGINT);
+  g_assert_true (g_subprocess_wait (process, NULL, &error));
+  seconds = (g_get_monotonic_time () - interrupted) / (double) G_USEC_PER_SEC;
+  g_test_message ("%s: stopped %.3f s after SIGINT", file, seconds);
+  g_assert_cmpfloat (seconds, <, 2.0);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 128 + SIGINT);
+
+  g_clear_pointer (&ids, g_hash_table_unref);
+  ids = read_ids (path, &n_partial);
+  g_assert_cmpuint (n_partial, >, 0);
+  g_assert_cmpuint (g_hash_table_size (ids), ==, n_partial);
+  g_assert_cmpuint (n_partial, <, count_lines (dataset));
+
+  grammar_test_run (&again, tmp_dir, "run", "-c", ini, "-d", dir, NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  grammar_test_assert_contains (again.err, "(resumed)");
+  g_clear_pointer (&ids, g_hash_table_unref);
+  ids = read_ids (path, &n_lines);
+  g_assert_cmpuint (n_lines, ==, count_lines (dataset));
+  g_assert_cmpuint (g_hash_table_size (ids), ==, n_lines);
+}
+
+static void
+test_run_interrupted (void)
+{
+  /* the system answers in 100 ms, four at a time */
+  interrupt_during ("slow-rag", "long.results.jsonl", "[system]\nplugin=rag-test\ndelay-ms=100\n", "");
+  /* the matcher judges in 100 ms, four at a time */
+  interrupt_during ("slow-judge", "long.judged.jsonl", "",
+                    "\n[matcher]\nplugin=test-contains\ndelay-ms=100\n");
+}
+
+/* `grammar run` finds tests/rag-test-system and tests/judge-test-matcher
+ * through GRAMMAR_PLUGIN_PATH; only this program puts them there. */
+static void
+add_test_plugin_path (void)
+{
+  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
+  const char *path = g_getenv ("GRAMMAR_PLUGIN_PATH");
+  g_autofree char *systems = NULL;
+  g_autofree char *matchers = NULL;
+  g_autofree char *new_path = NULL;
+
+  g_assert_nonnull (builddir);
+  systems = g_build_filename (builddir, "rag-test-system", NULL);
+  matchers = g_build_filename (builddir, "judge-test-matcher", NULL);
+  new_path = g_strjoin (":", systems, matchers, path != NULL && *path != '\0' ? path : NULL, NULL);
+  g_setenv ("GRAMMAR_PLUGIN_PATH", new_path, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -278,12 +422,14 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   tmp_dir = grammar_test_make_tmp_dir ("test-run-XXXXXX");
+  add_test_plugin_path ();
 
   g_test_add_func ("/run/whole-method", test_run_whole_method);
   g_test_add_func ("/run/styles-and-force", test_run_styles_and_force);
   g_test_add_func ("/run/bad-input", test_run_bad_input);
   g_test_add_func ("/run/rebuilds-what-changed", test_run_rebuilds_what_changed);
   g_test_add_func ("/method/object", test_method_object);
+  g_test_add_func ("/run/interrupted", test_run_interrupted);
 
   status = g_test_run ();
   grammar_test_remove_tree (tmp_dir);
