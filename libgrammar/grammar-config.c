@@ -551,6 +551,7 @@ convert_key_value (GrammarConfig  *self,
                    GParamSpec     *pspec,
                    const char     *section,
                    const char     *key,
+                   const char     *written,
                    GValue         *value,
                    GError        **error)
 {
@@ -575,7 +576,7 @@ convert_key_value (GrammarConfig  *self,
       return TRUE;
     }
 
-  text = g_key_file_get_string (self->key_file, section, key, &local_error);
+  text = written != NULL ? g_strdup (written) : g_key_file_get_string (self->key_file, section, key, &local_error);
   if (text == NULL)
     {
       set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
@@ -664,22 +665,112 @@ grammar_param_spec_set_value_hint (GParamSpec *pspec,
   g_param_spec_set_qdata (pspec, value_hint_quark (), (gpointer) hint);
 }
 
+typedef struct
+{
+  const char *old_value;
+  const char *key;
+  const char *value;
+} OldSpelling;
+
+static GQuark
+old_spelling_quark (void)
+{
+  return g_quark_from_static_string ("grammar-config-old-spelling");
+}
+
+/**
+ * grammar_param_spec_set_old_spelling:
+ * @pspec: the #GParamSpec of a property that a keyfile key sets
+ * @old_value: (nullable): the value that is an old spelling, or %NULL
+ *   for any value the property refuses
+ * @key: the key (a property of the same object) that now takes it
+ * @value: (nullable): the value to give @key, or %NULL for the value as
+ *   written
+ *
+ * Keeps an old spelling working for a release: a keyfile that gives
+ * @pspec's key @old_value (or a value it refuses) sets @key to @value
+ * instead, with a message naming the new spelling. All strings are kept,
+ * not copied (static strings). Call it in `class_init`; for instance the
+ * retrievers map `stop-words=FILE` to `stop-words-file=FILE`.
+ */
+void
+grammar_param_spec_set_old_spelling (GParamSpec *pspec,
+                                     const char *old_value,
+                                     const char *key,
+                                     const char *value)
+{
+  OldSpelling *spelling;
+
+  g_return_if_fail (G_IS_PARAM_SPEC (pspec));
+  g_return_if_fail (key != NULL);
+
+  spelling = g_new0 (OldSpelling, 1);
+  spelling->old_value = old_value;
+  spelling->key = key;
+  spelling->value = value;
+  g_param_spec_set_qdata_full (pspec, old_spelling_quark (), spelling, g_free);
+}
+
+/* The property an old spelling of @key really sets, and the text to set
+ * it to (in @written), or @pspec itself. */
+static GParamSpec *
+follow_old_spelling (GrammarConfig  *self,
+                     GObjectClass   *klass,
+                     GParamSpec     *pspec,
+                     const char     *section,
+                     const char     *key,
+                     char          **written)
+{
+  const OldSpelling *spelling = g_param_spec_get_qdata (pspec, old_spelling_quark ());
+  g_autofree char *text = NULL;
+  GParamSpec *target;
+  gboolean old;
+
+  if (spelling == NULL || klass == NULL)
+    return pspec;
+  text = g_key_file_get_string (self->key_file, section, key, NULL);
+  if (text == NULL)
+    return pspec;
+  g_strstrip (text);
+  if (spelling->old_value != NULL)
+    old = g_str_equal (text, spelling->old_value);
+  else
+    {
+      g_auto (GValue) scratch = G_VALUE_INIT;
+
+      old = !convert_key_value (self, pspec, section, key, text, &scratch, NULL);
+    }
+  target = old ? g_object_class_find_property (klass, spelling->key) : NULL;
+  if (target == NULL)
+    return pspec;
+  g_message ("%s: [%s] %s=%s is an old spelling, kept for this release: write %s=%s", self->path, section, key,
+             text, spelling->key, spelling->value != NULL ? spelling->value : text);
+  *written = g_strdup (spelling->value != NULL ? spelling->value : text);
+  return target;
+}
+
 /* Converts the value of @key for @pspec into @value (initialised here),
- * with the property's hint as the message of a bad value. */
+ * with the property's hint as the message of a bad value. An old
+ * spelling (grammar_param_spec_set_old_spelling()) converts for the
+ * property that now takes it, given back in @pspec. */
 static gboolean
 convert_key (GrammarConfig  *self,
-             GParamSpec     *pspec,
+             GObjectClass   *klass,
+             GParamSpec    **pspec,
              const char     *section,
              const char     *key,
              GValue         *value,
              GError        **error)
 {
   g_autoptr (GError) local_error = NULL;
-  const char *hint = g_param_spec_get_qdata (pspec, value_hint_quark ());
+  g_autofree char *written = NULL;
+  const char *hint;
   g_autofree char *text = NULL;
 
-  if (convert_key_value (self, pspec, section, key, value, &local_error))
+  *pspec = follow_old_spelling (self, klass, *pspec, section, key, &written);
+  if (convert_key_value (self, *pspec, section, key, written, value, &local_error))
     return TRUE;
+  hint = g_param_spec_get_qdata (*pspec, value_hint_quark ());
   if (hint == NULL || !g_error_matches (local_error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE))
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -779,7 +870,7 @@ grammar_config_configure (GrammarConfig  *self,
       GParamSpec *pspec = find_key_property (self, G_OBJECT_GET_CLASS (object), section, keys[i], owner, "",
                                              G_PARAM_CONSTRUCT_ONLY, error);
 
-      if (pspec == NULL || !convert_key (self, pspec, section, keys[i], &value, error))
+      if (pspec == NULL || !convert_key (self, G_OBJECT_GET_CLASS (object), &pspec, section, keys[i], &value, error))
         return FALSE;
       g_object_set_property (object, pspec->name, &value);
     }
@@ -954,7 +1045,7 @@ instantiate (GrammarConfig      *self,
         return NULL;
 
       g_array_append_val (values, value);
-      if (!convert_key (self, pspec, section, keys[i],
+      if (!convert_key (self, G_OBJECT_CLASS (klass), &pspec, section, keys[i],
                         &g_array_index (values, GValue, values->len - 1), error))
         return NULL;
       g_ptr_array_add (names, (gpointer) pspec->name);

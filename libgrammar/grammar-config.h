@@ -49,6 +49,10 @@ void           grammar_config_override_property (GrammarConfig *self,
                                                  const GValue  *value);
 void           grammar_param_spec_set_value_hint (GParamSpec *pspec,
                                                   const char *hint);
+void           grammar_param_spec_set_old_spelling (GParamSpec *pspec,
+                                                    const char *old_value,
+                                                    const char *key,
+                                                    const char *value);
 gboolean       grammar_config_configure     (GrammarConfig  *self,
                                              const char     *section,
                                              GObject        *object,

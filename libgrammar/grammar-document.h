@@ -12,6 +12,20 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GrammarStopWords:
+ * @GRAMMAR_STOP_WORDS_NONE: no stop words: every word counts
+ * @GRAMMAR_STOP_WORDS_ENGLISH: GRAMMAR's built-in English stop words
+ *   (grammar_document_is_stop_word())
+ *
+ * Which built-in stop words a retriever leaves out (its `stop-words`
+ * key); a file of words of one's own is a separate key, `stop-words-file`.
+ */
+typedef enum {
+  GRAMMAR_STOP_WORDS_NONE,
+  GRAMMAR_STOP_WORDS_ENGLISH,
+} GrammarStopWords;
+
 #define GRAMMAR_TYPE_DOCUMENT (grammar_document_get_type ())
 G_DECLARE_FINAL_TYPE (GrammarDocument, grammar_document, GRAMMAR, DOCUMENT, GObject)
 

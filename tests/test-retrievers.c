@@ -388,6 +388,57 @@ test_stop_words (void)
   grammar_test_assert_contains (error->message, "missing.txt");
 }
 
+/* stop-words is a keyword (none, english) and stop-words-file a path: a
+ * file named like a keyword beside the keyfile changes nothing, both
+ * keys add up, a bad keyword is an error naming the new key, and the old
+ * spelling stop-words=FILE still works, with a message. */
+static void
+test_stop_words_keys (void)
+{
+  g_autofree char *corpus = write_corpus ("keys.jsonl",
+                                          "{\"id\": \"k1\", \"text\": \"the history of the company\"}\n"
+                                          "{\"id\": \"k2\", \"text\": \"what is the company about\"}\n"
+                                          "{\"id\": \"k3\", \"text\": \"company history\"}\n");
+  g_autofree char *english_file = write_corpus ("english", "company\n");
+  g_autofree char *none_file = write_corpus ("none", "history\n");
+  g_autofree char *list = write_corpus ("keys-stop.txt", "company\n");
+  g_autoptr (GrammarRetriever) english = NULL;
+  g_autoptr (GrammarRetriever) none = NULL;
+  g_autoptr (GrammarRetriever) both = NULL;
+  g_autoptr (GrammarRetriever) old = NULL;
+  g_autoptr (GrammarRetriever) bad = NULL;
+  g_autoptr (GError) error = NULL;
+  GrammarStopWords kind;
+  g_autofree char *file = NULL;
+
+  /* the files "english" and "none" are not read */
+  english = make_retriever ("keyword", "documents=keys.jsonl\nstop-words=english\n");
+  assert_ranking (english, "what is the company", 5, "k1 k2 k3");
+  none = make_retriever ("bm25", "documents=keys.jsonl\nstop-words=none\n");
+  assert_ranking (none, "history", 5, "k3 k1");
+  /* the built-in list and a file of one's own together */
+  both = make_retriever ("keyword", "documents=keys.jsonl\nstop-words=english\nstop-words-file=keys-stop.txt\n");
+  assert_ranking (both, "what is the company", 5, "");
+  assert_ranking (both, "the history", 5, "k1 k3");
+  /* the old spelling: the file, with a message naming the new key */
+  g_test_expect_message ("Grammar", G_LOG_LEVEL_MESSAGE,
+                         "*stop-words=keys-stop.txt is an old spelling*write stop-words-file=keys-stop.txt*");
+  old = make_retriever ("keyword", "documents=keys.jsonl\nstop-words=keys-stop.txt\n");
+  g_test_assert_expected_messages ();
+  g_object_get (old, "stop-words", &kind, "stop-words-file", &file, NULL);
+  g_assert_cmpint (kind, ==, GRAMMAR_STOP_WORDS_NONE);
+  g_assert_cmpstr (file, ==, list);
+  assert_ranking (old, "company history", 5, "k1 k3");
+  /* a bad keyword that is no file either */
+  g_test_expect_message ("Grammar", G_LOG_LEVEL_MESSAGE, "*old spelling*");
+  bad = build_retriever ("[r]\nplugin=keyword\nstop-words=englsh\n", "r", &error);
+  g_test_assert_expected_messages ();
+  g_assert_null (bad);
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE);
+  grammar_test_assert_contains (error->message, "stop-words-file");
+  grammar_test_assert_contains (error->message, "englsh");
+}
+
 /* The keyword ranking against a plain reading of its rule, on a random
  * corpus large enough that both ways of picking the top documents (the
  * sorted candidates and the walk over all documents) are used. */
@@ -898,6 +949,7 @@ main (int    argc,
   g_test_add_func ("/keyword/ranking", test_keyword_ranking);
   g_test_add_func ("/keyword/unicode", test_keyword_unicode);
   g_test_add_func ("/keyword/stop-words", test_stop_words);
+  g_test_add_func ("/keyword/stop-words-keys", test_stop_words_keys);
   g_test_add_func ("/keyword/brute-force", test_keyword_brute_force);
   g_test_add_func ("/keyword/index", test_keyword_index);
   g_test_add_func ("/keyword/async", test_keyword_async);

@@ -40,7 +40,6 @@
 
 #define DEFAULT_BASE_URL "https://api.openai.com/v1"
 #define DEFAULT_KEY_ENV "OPENAI_API_KEY"
-#define DEFAULT_CACHE "~/.cache/grammar/llm.sqlite"
 
 
 struct _GrammarOpenaiLlm
@@ -922,14 +921,6 @@ grammar_openai_llm_embed_finish (GrammarLlm    *llm,
 
 /* ---- construction ---- */
 
-static char *
-expand_home (const char *path)
-{
-  if (g_str_has_prefix (path, "~/"))
-    return g_build_filename (g_get_home_dir (), path + 2, NULL);
-  return g_strdup (path);
-}
-
 /* The client of every request, set up from the plugin's connection
  * properties, with the organization header. */
 static GrammarHttpClient *
@@ -981,12 +972,14 @@ grammar_openai_llm_initable_init (GInitable     *initable,
   if (self->client == NULL)
     return FALSE;
 
+  /* unset: the user's cache folder ($XDG_CACHE_HOME/grammar/llm.sqlite) */
+  if (self->cache_path == NULL)
+    self->cache_path = g_build_filename (g_get_user_cache_dir (), "grammar", "llm.sqlite", NULL);
   if (is_set (self->cache_path))
     {
       g_autoptr (GError) local_error = NULL;
-      g_autofree char *path = expand_home (self->cache_path);
 
-      self->cache = grammar_openai_cache_open (path, &local_error);
+      self->cache = grammar_openai_cache_open (self->cache_path, &local_error);
       if (self->cache == NULL)
         {
           g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "cache: %s (set cache= to turn it off)",
@@ -1165,8 +1158,10 @@ grammar_openai_llm_class_init (GrammarOpenaiLlmClass *klass)
     g_param_spec_int ("requests-per-minute", NULL, "Spaces out requests to at most N a minute; 0: no limit",
                       0, G_MAXINT / 2, 0, construct);
   properties[PROP_CACHE] =
-    g_param_spec_string ("cache", NULL, "The SQLite response cache file; empty: no cache",
-                         DEFAULT_CACHE, construct | GRAMMAR_PARAM_PATH);
+    g_param_spec_string ("cache", NULL,
+                         "The SQLite response cache file (default: $XDG_CACHE_HOME/grammar/llm.sqlite); "
+                         "empty: no cache",
+                         NULL, construct | GRAMMAR_PARAM_PATH);
   properties[PROP_CACHE_SAMPLED] =
     g_param_spec_boolean ("cache-sampled", NULL,
                           "Also serve sampled chats (temperature > 0, no seed) from the cache", FALSE, construct);
@@ -1202,7 +1197,6 @@ grammar_openai_llm_init (GrammarOpenaiLlm *self)
   self->timeout = 60.0;
   self->max_concurrency = 8;
   self->max_retries = 5;
-  self->cache_path = g_strdup (DEFAULT_CACHE);
 }
 
 void

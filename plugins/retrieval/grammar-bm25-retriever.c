@@ -49,7 +49,8 @@ struct _GrammarBm25Retriever
   guint top_k;
   char *index_path;
   gboolean index_title;
-  char *stop_words_setting;
+  GrammarStopWords stop_words_kind;
+  char *stop_words_file;
   gboolean prune_common_terms;
   char *engine;
 
@@ -73,6 +74,7 @@ enum
   PROP_INDEX,
   PROP_INDEX_TITLE,
   PROP_STOP_WORDS,
+  PROP_STOP_WORDS_FILE,
   PROP_PRUNE_COMMON_TERMS,
   PROP_ENGINE,
   PROP_ENGINE_IN_USE,
@@ -563,7 +565,7 @@ grammar_bm25_retriever_initable_init (GInitable     *initable,
                    "engine: “%s” is neither “memory” nor “fts5”", self->engine != NULL ? self->engine : "");
       return FALSE;
     }
-  self->stop_words = grammar_retrieval_load_stop_words (self->stop_words_setting, &local_error);
+  self->stop_words = grammar_retrieval_load_stop_words (self->stop_words_kind, self->stop_words_file, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, local_error);
@@ -596,7 +598,7 @@ grammar_bm25_retriever_finalize (GObject *object)
 
   g_free (self->documents_path);
   g_free (self->index_path);
-  g_free (self->stop_words_setting);
+  g_free (self->stop_words_file);
   g_free (self->engine);
   g_clear_pointer (&self->ranker, grammar_bm25_ranker_free);
   g_clear_pointer (&self->stop_words, g_hash_table_unref);
@@ -624,7 +626,8 @@ grammar_bm25_retriever_get_property (GObject    *object,
     case PROP_TOP_K: g_value_set_uint (value, self->top_k); break;
     case PROP_INDEX: g_value_set_string (value, self->index_path); break;
     case PROP_INDEX_TITLE: g_value_set_boolean (value, self->index_title); break;
-    case PROP_STOP_WORDS: g_value_set_string (value, self->stop_words_setting); break;
+    case PROP_STOP_WORDS: g_value_set_enum (value, self->stop_words_kind); break;
+    case PROP_STOP_WORDS_FILE: g_value_set_string (value, self->stop_words_file); break;
     case PROP_PRUNE_COMMON_TERMS: g_value_set_boolean (value, self->prune_common_terms); break;
     case PROP_ENGINE: g_value_set_string (value, self->engine); break;
     case PROP_ENGINE_IN_USE: g_value_set_string (value, self->ranker != NULL ? "memory" : "fts5"); break;
@@ -654,9 +657,10 @@ grammar_bm25_retriever_set_property (GObject      *object,
       self->index_path = g_value_dup_string (value);
       break;
     case PROP_INDEX_TITLE: self->index_title = g_value_get_boolean (value); break;
-    case PROP_STOP_WORDS:
-      g_free (self->stop_words_setting);
-      self->stop_words_setting = g_value_dup_string (value);
+    case PROP_STOP_WORDS: self->stop_words_kind = g_value_get_enum (value); break;
+    case PROP_STOP_WORDS_FILE:
+      g_free (self->stop_words_file);
+      self->stop_words_file = g_value_dup_string (value);
       break;
     case PROP_PRUNE_COMMON_TERMS: self->prune_common_terms = g_value_get_boolean (value); break;
     case PROP_ENGINE:
@@ -690,10 +694,8 @@ grammar_bm25_retriever_class_init (GrammarBm25RetrieverClass *klass)
                          NULL, construct | GRAMMAR_PARAM_PATH);
   properties[PROP_INDEX_TITLE] =
     g_param_spec_boolean ("index-title", NULL, "Index each document's title with its text", TRUE, construct);
-  properties[PROP_STOP_WORDS] =
-    g_param_spec_string ("stop-words", NULL,
-                         "Query words to ignore: “none”, “english” (a built-in list) or a file with one word a line",
-                         "none", construct | GRAMMAR_PARAM_PATH);
+  grammar_retrieval_stop_words_pspecs (&properties[PROP_STOP_WORDS], &properties[PROP_STOP_WORDS_FILE],
+                                       "Query words to ignore: none, or english (a built-in list)");
   properties[PROP_PRUNE_COMMON_TERMS] =
     g_param_spec_boolean ("prune-common-terms", NULL,
                           "Leave query words found in at least half of the documents out of the FTS5 query "

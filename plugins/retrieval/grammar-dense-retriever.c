@@ -919,24 +919,13 @@ embedder_identity (GrammarLlm *embedder)
   return g_strdup (G_OBJECT_TYPE_NAME (embedder));
 }
 
-/* `none` turns the cache off. The keyfile resolves the value against its
- * folder (the property is a path), so it arrives as "/folder/none":
- * that too, unless a file of that name exists. */
-static gboolean
-is_none (const char *path)
-{
-  g_autofree char *base = g_path_get_basename (path);
-
-  return g_str_equal (path, "none") || (g_str_equal (base, "none") && !g_file_test (path, G_FILE_TEST_EXISTS));
-}
-
-/* The cache file: cache= if set (NULL for none), else next to the
+/* The cache file: cache= if given (empty: none), else next to the
  * documents file, else none. */
 static char *
 cache_file (GrammarDenseRetriever *self)
 {
-  if (is_set (self->cache_path))
-    return is_none (self->cache_path) ? NULL : g_strdup (self->cache_path);
+  if (self->cache_path != NULL)
+    return is_set (self->cache_path) ? g_strdup (self->cache_path) : NULL;
   if (is_set (self->documents_path))
     return g_strconcat (self->documents_path, CACHE_SUFFIX, NULL);
   return NULL;
@@ -1082,9 +1071,11 @@ grammar_dense_retriever_class_init (GrammarDenseRetrieverClass *klass)
                          GRAMMAR_TYPE_LLM, construct);
   properties[PROP_CACHE] =
     g_param_spec_string ("cache", NULL,
-                         "The SQLite vector cache; empty: DOCUMENTS" CACHE_SUFFIX " (none without documents); "
-                         "“none”: no cache",
-                         "", construct | GRAMMAR_PARAM_PATH);
+                         "The SQLite vector cache (default: DOCUMENTS" CACHE_SUFFIX ", none without documents); "
+                         "empty: no cache",
+                         NULL, construct | GRAMMAR_PARAM_PATH);
+  /* cache=none, the old spelling of an empty cache=, for this release */
+  grammar_param_spec_set_old_spelling (properties[PROP_CACHE], "none", "cache", "");
   properties[PROP_BATCH_SIZE] =
     g_param_spec_uint ("batch-size", NULL, "Texts per embeddings request", 1, 100000, DEFAULT_BATCH_SIZE,
                        construct);
@@ -1106,7 +1097,6 @@ static void
 grammar_dense_retriever_init (GrammarDenseRetriever *self)
 {
   self->top_k = 1;
-  self->cache_path = g_strdup ("");
   self->batch_size = DEFAULT_BATCH_SIZE;
   self->index_title = TRUE;
 }

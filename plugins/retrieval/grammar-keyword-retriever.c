@@ -22,7 +22,8 @@ struct _GrammarKeywordRetriever
   /* settings */
   char *documents_path;
   guint top_k;
-  char *stop_words_setting;
+  GrammarStopWords stop_words_kind;
+  char *stop_words_file;
   gboolean index_title;
 
   /* state */
@@ -37,6 +38,7 @@ enum
   PROP_DOCUMENTS,
   PROP_TOP_K,
   PROP_STOP_WORDS,
+  PROP_STOP_WORDS_FILE,
   PROP_INDEX_TITLE,
   PROP_N_DOCUMENTS,
   N_PROPS
@@ -346,7 +348,7 @@ grammar_keyword_retriever_initable_init (GInitable     *initable,
   GError *local_error = NULL;
   GPtrArray *documents;
 
-  self->stop_words = grammar_retrieval_load_stop_words (self->stop_words_setting, &local_error);
+  self->stop_words = grammar_retrieval_load_stop_words (self->stop_words_kind, self->stop_words_file, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, local_error);
@@ -376,7 +378,7 @@ grammar_keyword_retriever_finalize (GObject *object)
   GrammarKeywordRetriever *self = GRAMMAR_KEYWORD_RETRIEVER (object);
 
   g_free (self->documents_path);
-  g_free (self->stop_words_setting);
+  g_free (self->stop_words_file);
   g_clear_pointer (&self->stop_words, g_hash_table_unref);
   g_clear_pointer (&self->documents, g_ptr_array_unref);
   g_clear_pointer (&self->postings, g_hash_table_unref);
@@ -396,7 +398,8 @@ grammar_keyword_retriever_get_property (GObject    *object,
     {
     case PROP_DOCUMENTS: g_value_set_string (value, self->documents_path); break;
     case PROP_TOP_K: g_value_set_uint (value, self->top_k); break;
-    case PROP_STOP_WORDS: g_value_set_string (value, self->stop_words_setting); break;
+    case PROP_STOP_WORDS: g_value_set_enum (value, self->stop_words_kind); break;
+    case PROP_STOP_WORDS_FILE: g_value_set_string (value, self->stop_words_file); break;
     case PROP_INDEX_TITLE: g_value_set_boolean (value, self->index_title); break;
     case PROP_N_DOCUMENTS: g_value_set_uint (value, self->documents != NULL ? self->documents->len : 0); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -418,9 +421,10 @@ grammar_keyword_retriever_set_property (GObject      *object,
       self->documents_path = g_value_dup_string (value);
       break;
     case PROP_TOP_K: self->top_k = g_value_get_uint (value); break;
-    case PROP_STOP_WORDS:
-      g_free (self->stop_words_setting);
-      self->stop_words_setting = g_value_dup_string (value);
+    case PROP_STOP_WORDS: self->stop_words_kind = g_value_get_enum (value); break;
+    case PROP_STOP_WORDS_FILE:
+      g_free (self->stop_words_file);
+      self->stop_words_file = g_value_dup_string (value);
       break;
     case PROP_INDEX_TITLE: self->index_title = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -442,10 +446,8 @@ grammar_keyword_retriever_class_init (GrammarKeywordRetrieverClass *klass)
                          NULL, construct | GRAMMAR_PARAM_PATH);
   properties[PROP_TOP_K] =
     g_param_spec_uint ("top-k", NULL, "Hits to return when the caller asks for 0", 1, G_MAXUINT, 1, construct);
-  properties[PROP_STOP_WORDS] =
-    g_param_spec_string ("stop-words", NULL,
-                         "Words to ignore: “none”, “english” (a built-in list) or a file with one word a line",
-                         "none", construct | GRAMMAR_PARAM_PATH);
+  grammar_retrieval_stop_words_pspecs (&properties[PROP_STOP_WORDS], &properties[PROP_STOP_WORDS_FILE],
+                                       "Words to ignore: none, or english (a built-in list)");
   properties[PROP_INDEX_TITLE] =
     g_param_spec_boolean ("index-title", NULL, "Index each document's title with its text", TRUE, construct);
   properties[PROP_N_DOCUMENTS] =

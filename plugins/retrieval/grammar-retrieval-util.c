@@ -54,33 +54,37 @@ grammar_retrieval_copy_documents (GPtrArray *documents)
   return copy;
 }
 
-static gboolean
-is_keyword (const char *setting,
-            const char *keyword)
+/* grammar_retrieval_stop_words_pspecs:
+ * The two properties of a retriever's stop words: `stop-words`, none or
+ * english, and `stop-words-file`, a file of one's own. `stop-words=FILE`,
+ * the old spelling, still sets the file for this release. */
+void
+grammar_retrieval_stop_words_pspecs (GParamSpec **words,
+                                     GParamSpec **file,
+                                     const char  *blurb)
 {
-  g_autofree char *base = NULL;
+  const GParamFlags construct = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
 
-  if (g_str_equal (setting, keyword))
-    return TRUE;
-  /* The keyfile resolves the value against its folder (the property is a
-   * path), so "english" arrives as "/folder/english": a keyword unless
-   * such a file exists. */
-  if (g_file_test (setting, G_FILE_TEST_EXISTS))
-    return FALSE;
-  base = g_path_get_basename (setting);
-  return g_str_equal (base, keyword);
+  *words = g_param_spec_enum ("stop-words", NULL, blurb, GRAMMAR_TYPE_STOP_WORDS, GRAMMAR_STOP_WORDS_NONE,
+                              construct);
+  grammar_param_spec_set_value_hint (*words, "must be none or english; a file of words goes in stop-words-file");
+  grammar_param_spec_set_old_spelling (*words, NULL, "stop-words-file", NULL);
+  *file = g_param_spec_string ("stop-words-file", NULL,
+                               "A file of more words to ignore, one a line (# starts a comment)",
+                               NULL, construct | GRAMMAR_PARAM_PATH);
 }
 
 /* grammar_retrieval_load_stop_words:
- * @setting: "none" or "" (no stop words: returns NULL), "english" (the
- *   built-in list) or a file with one word per line (blank lines and
+ * @kind: the built-in list, or none
+ * @file: (nullable): a file with one word per line (blank lines and
  *   lines starting with # are skipped; each line is tokenised like the
- *   documents, so "Don't" adds "don" and "t").
+ *   documents, so "Don't" adds "don" and "t"), or NULL or empty
  * Returns a set of tokens, or NULL for none; sets @error for an
  * unreadable file (a GRAMMAR_CONFIG_ERROR_BAD_VALUE naming the property). */
 GHashTable *
-grammar_retrieval_load_stop_words (const char  *setting,
-                                   GError     **error)
+grammar_retrieval_load_stop_words (GrammarStopWords   kind,
+                                   const char        *file,
+                                   GError           **error)
 {
   g_autoptr (GHashTable) set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GError) local_error = NULL;
@@ -89,17 +93,14 @@ grammar_retrieval_load_stop_words (const char  *setting,
 
   if (error != NULL)
     *error = NULL;
-  if (setting == NULL || *setting == '\0' || is_keyword (setting, "none"))
-    return NULL;
-  if (is_keyword (setting, "english"))
-    {
-      g_hash_table_add (set, g_strdup (ENGLISH_MARKER));
-      return g_steal_pointer (&set);
-    }
-  if (!g_file_get_contents (setting, &contents, NULL, &local_error))
+  if (kind == GRAMMAR_STOP_WORDS_ENGLISH)
+    g_hash_table_add (set, g_strdup (ENGLISH_MARKER));
+  if (file == NULL || *file == '\0')
+    return g_hash_table_size (set) > 0 ? g_steal_pointer (&set) : NULL;
+  if (!g_file_get_contents (file, &contents, NULL, &local_error))
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                   "stop-words: not “none”, “english” or a readable file: %s", local_error->message);
+                   "stop-words-file: %s", local_error->message);
       return NULL;
     }
   lines = g_strsplit (contents, "\n", -1);
@@ -122,8 +123,8 @@ grammar_retrieval_is_stop_word (GHashTable *stop_words,
 {
   if (stop_words == NULL)
     return FALSE;
-  if (g_hash_table_contains (stop_words, ENGLISH_MARKER))
-    return grammar_document_is_stop_word (token);
+  if (g_hash_table_contains (stop_words, ENGLISH_MARKER) && grammar_document_is_stop_word (token))
+    return TRUE;
   return g_hash_table_contains (stop_words, token);
 }
 

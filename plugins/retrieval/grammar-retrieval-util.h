@@ -11,8 +11,12 @@ G_BEGIN_DECLS
 gboolean    grammar_retrieval_check_ids        (GPtrArray   *documents,
                                                 GError     **error);
 GPtrArray  *grammar_retrieval_copy_documents   (GPtrArray   *documents);
-GHashTable *grammar_retrieval_load_stop_words  (const char  *setting,
-                                                GError     **error);
+void        grammar_retrieval_stop_words_pspecs (GParamSpec     **words,
+                                                 GParamSpec     **file,
+                                                 const char      *blurb);
+GHashTable *grammar_retrieval_load_stop_words  (GrammarStopWords  kind,
+                                                 const char       *file,
+                                                 GError          **error);
 gboolean    grammar_retrieval_is_stop_word     (GHashTable  *stop_words,
                                                 const char  *token);
 char       *grammar_retrieval_document_words   (GrammarDocument *document,
