@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grammar-config.h"
+#include "grammar-configurable.h"
 #include "grammar-error.h"
 #include "grammar-registry.h"
 
@@ -825,6 +826,52 @@ find_key_property (GrammarConfig  *self,
   return NULL;
 }
 
+/* The keys of the section that configures @object, for people: its own
+ * description, or its writable properties ("a, b and c"). */
+static char *
+describe_section_keys (GObject *object)
+{
+  g_autofree GParamSpec **specs = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  GString *text = g_string_new (NULL);
+  guint n = 0;
+
+  if (GRAMMAR_IS_CONFIGURABLE (object))
+    {
+      char *own = grammar_configurable_describe_keys (GRAMMAR_CONFIGURABLE (object));
+
+      if (own != NULL)
+        {
+          g_string_free (text, TRUE);
+          return own;
+        }
+    }
+  specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n);
+  for (guint i = 0; i < n; i++)
+    if ((specs[i]->flags & G_PARAM_WRITABLE) != 0 && (specs[i]->flags & G_PARAM_CONSTRUCT_ONLY) == 0)
+      g_ptr_array_add (names, (gpointer) specs[i]->name);
+  for (guint i = 0; i < names->len; i++)
+    g_string_append_printf (text, "%s%s", i == 0 ? "" : i + 1 == names->len ? " and " : ", ",
+                            (const char *) g_ptr_array_index (names, i));
+  if (names->len == 0)
+    g_string_append (text, "(none)");
+  return g_string_free (text, FALSE);
+}
+
+/* @cause, of a key a #GrammarConfigurable refused, as FILE: [SECTION] KEY: … */
+static gboolean
+configurable_error (GrammarConfig  *self,
+                    GError        **error,
+                    const char     *section,
+                    const char     *key,
+                    const GError   *cause)
+{
+  int code = cause->domain == GRAMMAR_CONFIG_ERROR ? cause->code : GRAMMAR_CONFIG_ERROR_BAD_VALUE;
+
+  set_error (self, error, code, section, key, "%s", cause->message);
+  return FALSE;
+}
+
 /**
  * grammar_config_configure:
  * @self: a #GrammarConfig
@@ -853,7 +900,6 @@ grammar_config_configure (GrammarConfig  *self,
                           GError        **error)
 {
   g_auto (GStrv) keys = NULL;
-  g_autofree char *owner = NULL;
 
   g_return_val_if_fail (GRAMMAR_IS_CONFIG (self), FALSE);
   g_return_val_if_fail (section != NULL, FALSE);
@@ -862,17 +908,39 @@ grammar_config_configure (GrammarConfig  *self,
 
   if (!g_key_file_has_group (self->key_file, section))
     return TRUE;
-  owner = g_strdup_printf ("[%s]", section);
   keys = g_key_file_get_keys (self->key_file, section, NULL, NULL);
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     {
       g_auto (GValue) value = G_VALUE_INIT;
-      GParamSpec *pspec = find_key_property (self, G_OBJECT_GET_CLASS (object), section, keys[i], owner, "",
-                                             G_PARAM_CONSTRUCT_ONLY, error);
+      g_autoptr (GError) local_error = NULL;
+      GParamSpec *pspec;
+      gboolean handled = FALSE;
 
-      if (pspec == NULL || !convert_key (self, G_OBJECT_GET_CLASS (object), &pspec, section, keys[i], &value, error))
+      if (GRAMMAR_IS_CONFIGURABLE (object))
+        {
+          g_autofree char *text = g_key_file_get_string (self->key_file, section, keys[i], NULL);
+
+          if (text != NULL && !grammar_configurable_set_key (GRAMMAR_CONFIGURABLE (object), keys[i], text, &handled,
+                                                             &local_error))
+            return configurable_error (self, error, section, keys[i], local_error);
+          if (handled)
+            continue;
+        }
+      pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), keys[i]);
+      if (pspec == NULL || (pspec->flags & G_PARAM_WRITABLE) == 0 || (pspec->flags & G_PARAM_CONSTRUCT_ONLY) != 0)
+        {
+          g_autofree char *known = describe_section_keys (object);
+
+          set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
+                     "unknown key; the keys of this section are %s", known);
+          return FALSE;
+        }
+      if (!convert_key (self, G_OBJECT_GET_CLASS (object), &pspec, section, keys[i], &value, error))
         return FALSE;
       g_object_set_property (object, pspec->name, &value);
+      if (GRAMMAR_IS_CONFIGURABLE (object) &&
+          !grammar_configurable_check_key (GRAMMAR_CONFIGURABLE (object), pspec->name, &local_error))
+        return configurable_error (self, error, section, keys[i], local_error);
     }
   return TRUE;
 }

@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "grammar-configurable.h"
 #include "grammar-document-generator.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
@@ -673,7 +674,11 @@ struct _GrammarDocumentGenerator
   gint64 last_progress;
 };
 
-G_DEFINE_FINAL_TYPE (GrammarDocumentGenerator, grammar_document_generator, G_TYPE_OBJECT)
+static void grammar_document_generator_configurable_init (GrammarConfigurableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GrammarDocumentGenerator, grammar_document_generator, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_CONFIGURABLE,
+                                                      grammar_document_generator_configurable_init))
 
 enum
 {
@@ -1104,19 +1109,6 @@ grammar_document_generator_set_template (GrammarDocumentGenerator  *self,
 /* Configuration from a keyfile section ------------------------------------------ */
 
 static gboolean
-config_error (GError        **error,
-              GrammarConfig  *config,
-              int             code,
-              const char     *section,
-              const char     *key,
-              const char     *message)
-{
-  g_set_error (error, GRAMMAR_CONFIG_ERROR, code, "%s: [%s] %s: %s",
-               grammar_config_get_path (config), section, key, message);
-  return FALSE;
-}
-
-static gboolean
 check_table_key (GrammarDocumentGenerator  *self,
                  const char                *name,
                  GError                   **error)
@@ -1134,33 +1126,6 @@ check_table_key (GrammarDocumentGenerator  *self,
   return TRUE;
 }
 
-static gboolean
-configure_tables (GrammarDocumentGenerator  *self,
-                  GrammarConfig             *config,
-                  const char                *section,
-                  GError                   **error)
-{
-  g_auto (GStrv) tables = g_key_file_get_string_list (grammar_config_get_key_file (config), section,
-                                                      "tables", NULL, NULL);
-  g_autoptr (GStrvBuilder) kept = g_strv_builder_new ();
-  g_auto (GStrv) result = NULL;
-
-  for (guint t = 0; tables != NULL && tables[t] != NULL; t++)
-    {
-      g_autoptr (GError) local_error = NULL;
-
-      g_strstrip (tables[t]);
-      if (tables[t][0] == '\0')
-        continue;
-      if (!check_table_key (self, tables[t], &local_error))
-        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, "tables", local_error->message);
-      g_strv_builder_add (kept, tables[t]);
-    }
-  result = g_strv_builder_end (kept);
-  grammar_document_generator_set_tables (self, (const char * const *) result);
-  return TRUE;
-}
-
 /* Splits `TABLE.title` or `TABLE.text`; %NULL for another key. */
 static char *
 template_key_table (const char  *key,
@@ -1174,41 +1139,88 @@ template_key_table (const char  *key,
   return g_strndup (key, dot - key);
 }
 
+/* `llm` (the section of the language model, for the command line) and
+ * `TABLE.title` / `TABLE.text`: one template of a table, the other one
+ * kept. */
 static gboolean
-configure_templates (GrammarDocumentGenerator  *self,
-                     GrammarConfig             *config,
-                     const char                *section,
-                     const char * const        *keys,
-                     GError                   **error)
+grammar_document_generator_set_key (GrammarConfigurable  *configurable,
+                                    const char           *key,
+                                    const char           *value,
+                                    gboolean             *handled,
+                                    GError              **error)
 {
-  GKeyFile *key_file = grammar_config_get_key_file (config);
-  g_autoptr (GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GrammarDocumentGenerator *self = GRAMMAR_DOCUMENT_GENERATOR (configurable);
+  const char *part = NULL;
+  g_autofree char *table = NULL;
+  g_autofree char *bad_key = NULL;
+  g_autoptr (GError) local_error = NULL;
+  TableTemplate *known;
+  TableInfo *info;
 
-  for (guint k = 0; keys[k] != NULL; k++)
+  if (g_str_equal (key, "llm"))
     {
-      const char *part = NULL;
-      g_autofree char *table = template_key_table (keys[k], &part);
-      g_autofree char *title_key = NULL, *text_key = NULL, *title = NULL, *text = NULL, *bad_key = NULL;
-      g_autoptr (GError) local_error = NULL;
-
-      /* Both keys of a table are read when the first one is met. */
-      if (table == NULL || !g_hash_table_add (done, g_strdup (table)))
-        continue;
-      if (lookup_table (self, table, NULL) == NULL)
-        {
-          g_autofree char *message = g_strdup_printf ("no table “%s” in the database (see `grammar schema`)", table);
-
-          return config_error (error, config, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[k], message);
-        }
-      title_key = g_strconcat (table, ".title", NULL);
-      text_key = g_strconcat (table, ".text", NULL);
-      title = g_key_file_get_string (key_file, section, title_key, NULL);
-      text = g_key_file_get_string (key_file, section, text_key, NULL);
-      if (!store_template (self, table, title, text, &bad_key, &local_error))
-        return config_error (error, config, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section,
-                             bad_key != NULL ? bad_key : keys[k], local_error->message);
+      *handled = TRUE;
+      g_clear_pointer (&self->llm_section, g_free);
+      self->llm_section = g_strstrip (g_strdup (value));
+      if (self->llm_section[0] == '\0')
+        g_clear_pointer (&self->llm_section, g_free);
+      return TRUE;
+    }
+  table = template_key_table (key, &part);
+  if (table == NULL)
+    return TRUE;
+  *handled = TRUE;
+  info = lookup_table (self, table, NULL);
+  if (info == NULL)
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY,
+                   "no table “%s” in the database (see `grammar schema`)", table);
+      return FALSE;
+    }
+  known = g_hash_table_lookup (self->templates, info->name);
+  if (!store_template (self, table,
+                       g_str_equal (part, "title") ? value : known != NULL ? known->title_source : NULL,
+                       g_str_equal (part, "text") ? value : known != NULL ? known->text_source : NULL,
+                       &bad_key, &local_error))
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "%s", local_error->message);
+      return FALSE;
     }
   return TRUE;
+}
+
+/* Every table of `tables` must be in the database, with a primary key. */
+static gboolean
+grammar_document_generator_check_key (GrammarConfigurable  *configurable,
+                                      const char           *key,
+                                      GError              **error)
+{
+  GrammarDocumentGenerator *self = GRAMMAR_DOCUMENT_GENERATOR (configurable);
+  g_autoptr (GError) local_error = NULL;
+
+  if (!g_str_equal (key, "tables"))
+    return TRUE;
+  for (guint t = 0; self->tables != NULL && self->tables[t] != NULL; t++)
+    if (!check_table_key (self, self->tables[t], &local_error))
+      {
+        g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "%s", local_error->message);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static char *
+grammar_document_generator_describe_keys (GrammarConfigurable *configurable)
+{
+  return g_strdup ("tables, llm, TABLE.title and TABLE.text");
+}
+
+static void
+grammar_document_generator_configurable_init (GrammarConfigurableInterface *iface)
+{
+  iface->set_key = grammar_document_generator_set_key;
+  iface->check_key = grammar_document_generator_check_key;
+  iface->describe_keys = grammar_document_generator_describe_keys;
 }
 
 /**
@@ -1219,7 +1231,7 @@ configure_templates (GrammarDocumentGenerator  *self,
  * @error: return location for a #GError
  *
  * Reads the generator's settings from a section of @config, which has
- * no `plugin=` key:
+ * no `plugin=` key, with grammar_config_configure():
  *
  * - `tables`: the tables that get one document per row, separated by
  *   `;` (default: every table with a primary key that does not only
@@ -1240,40 +1252,12 @@ grammar_document_generator_configure (GrammarDocumentGenerator  *self,
                                       const char                *section,
                                       GError                   **error)
 {
-  GKeyFile *key_file;
-  g_auto (GStrv) keys = NULL;
-
   g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
   g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), FALSE);
   g_return_val_if_fail (section != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  key_file = grammar_config_get_key_file (config);
-  if (!g_key_file_has_group (key_file, section))
-    return TRUE;
-  keys = g_key_file_get_keys (key_file, section, NULL, NULL);
-  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-    {
-      const char *part = NULL;
-      g_autofree char *table = template_key_table (keys[k], &part);
-
-      if (table == NULL && !g_str_equal (keys[k], "tables") && !g_str_equal (keys[k], "llm"))
-        return config_error (error, config, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[k],
-                             "unknown key; the keys of this section are tables, llm, TABLE.title and TABLE.text");
-    }
-
-  if (g_key_file_has_key (key_file, section, "tables", NULL) && !configure_tables (self, config, section, error))
-    return FALSE;
-  if (!configure_templates (self, config, section, (const char * const *) keys, error))
-    return FALSE;
-  g_clear_pointer (&self->llm_section, g_free);
-  if (g_key_file_has_key (key_file, section, "llm", NULL))
-    {
-      self->llm_section = g_strstrip (g_key_file_get_string (key_file, section, "llm", NULL));
-      if (self->llm_section[0] == '\0')
-        g_clear_pointer (&self->llm_section, g_free);
-    }
-  return TRUE;
+  return grammar_config_configure (config, section, G_OBJECT (self), error);
 }
 
 /* Values and rows --------------------------------------------------------------- */

@@ -35,6 +35,7 @@
 #include "grammar-system.h"
 #include "grammar-http-client.h"
 #include "grammar-stage-runner.h"
+#include "grammar-configurable.h"
 
 #include "grammar-sql-template.h"
 #include "grammar-text-template.h"

@@ -454,8 +454,8 @@ test_configure (void)
 
   g_assert_false (grammar_config_configure (config, "unknown", G_OBJECT (other), &error));
   g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY);
-  grammar_test_assert_contains (error->message, "stage.ini: [unknown] colour: unknown key for [unknown]; "
-                                                "its keys are: count, file, matcher");
+  grammar_test_assert_contains (error->message, "stage.ini: [unknown] colour: unknown key; "
+                                                "the keys of this section are count, file and matcher");
   g_clear_error (&error);
 
   /* construct-only properties cannot be set on an object that exists */
