@@ -109,4 +109,18 @@ void           grammar_cli_print_stage_summary (const char         *command,
                                                 GrammarStageRunner *runner,
                                                 const char         *extra);
 
+gboolean       grammar_cli_check_generator (const char     *command,
+                                            GType           interface_type,
+                                            const char     *name,
+                                            const char     *default_name);
+const char    *grammar_cli_plugin_name     (GType           interface_type,
+                                            GObject        *object);
+GObject       *grammar_cli_build_generator (GrammarConfig  *config,
+                                            GType           interface_type,
+                                            const char     *name,
+                                            const char     *default_name,
+                                            const char     *section,
+                                            const char     *llm_section,
+                                            GError        **error);
+
 G_END_DECLS

@@ -53,17 +53,12 @@ check_options (Options *options,
     }
   if (options->output == NULL)
     return usage_error ("no output file: pass -o sql-templates.json");
-  if (options->generator == NULL)
-    options->generator = g_strdup ("schema");
-  if (!g_str_equal (options->generator, "schema") && !g_str_equal (options->generator, "llm"))
-    {
-      g_autofree char *message = g_strdup_printf ("unknown generator “%s”: use schema or llm", options->generator);
-
-      return usage_error (message);
-    }
-  if (g_str_equal (options->generator, "llm") && options->keep_plural)
+  if (options->generator != NULL &&
+      !grammar_cli_check_generator ("sql-templates", GRAMMAR_TYPE_SQL_GENERATOR, options->generator, "schema"))
+    return GRAMMAR_EXIT_USAGE;
+  if (g_strcmp0 (options->generator, "llm") == 0 && options->keep_plural)
     return usage_error ("--keep-plural applies to the schema generator only");
-  if (g_str_equal (options->generator, "schema") && (options->llm_section != NULL || options->requirements != NULL))
+  if (g_strcmp0 (options->generator, "llm") != 0 && (options->llm_section != NULL || options->requirements != NULL))
     return usage_error ("--llm and --requirement apply to --generator llm only");
   if (options->llm_section == NULL)
     options->llm_section = g_strdup ("llm");
@@ -97,42 +92,45 @@ print_kept (GPtrArray *templates)
     }
 }
 
-static GPtrArray *
-run_schema_generator (Options          *options,
-                      GrammarDatabase  *database,
-                      GrammarSchema    *schema,
-                      GStrv            *dropped,
-                      GError          **error)
+/* Sets an option of the command line on the generator, if it has it. */
+static void
+set_if_known (GObject    *generator,
+              const char *property,
+              gboolean    given,
+              ...)
 {
-  g_autoptr (GrammarSchemaGenerator) generator = grammar_schema_generator_new (database, schema);
+  va_list args;
 
-  grammar_schema_generator_set_keep_plural (generator, options->keep_plural);
-  return grammar_schema_generator_generate (generator, dropped, NULL, error);
+  if (!given || g_object_class_find_property (G_OBJECT_GET_CLASS (generator), property) == NULL)
+    return;
+  va_start (args, given);
+  g_object_set_valist (generator, property, args);
+  va_end (args);
 }
 
 static GPtrArray *
-run_llm_generator (Options          *options,
-                   GrammarConfig    *config,
-                   GrammarDatabase  *database,
-                   GrammarSchema    *schema,
-                   GStrv            *rejected,
-                   GError          **error)
+run_generator (Options          *options,
+               GObject          *generator,
+               GrammarDatabase  *database,
+               GStrv            *notes,
+               GError          **error)
 {
-  g_autoptr (GObject) llm = NULL;
-  g_autoptr (GrammarLlmSqlGenerator) generator = NULL;
   g_autofree char *reply = NULL;
   GPtrArray *templates;
+  GObject *llm = NULL;
 
-  llm = grammar_config_build (config, options->llm_section, GRAMMAR_TYPE_LLM, error);
-  if (llm == NULL)
-    return NULL;
-  generator = grammar_llm_sql_generator_new (GRAMMAR_LLM (llm), database, schema);
-  grammar_llm_sql_generator_set_requirements (generator, (const char * const *) options->requirements);
-
-  if (!options->quiet)
-    fprintf (stderr, "grammar sql-templates: asking the language model of [%s]…\n", options->llm_section);
-  templates = grammar_llm_sql_generator_generate (generator, &reply, rejected, NULL, error);
-  grammar_cli_print_llm_stats (llm);
+  set_if_known (generator, "keep-plural", options->keep_plural, options->keep_plural, NULL);
+  set_if_known (generator, "requirements", options->requirements != NULL, options->requirements, NULL);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (generator), "llm") != NULL)
+    g_object_get (generator, "llm", &llm, NULL);
+  if (llm != NULL && !options->quiet)
+    fprintf (stderr, "grammar sql-templates: asking the language model…\n");
+  templates = grammar_sql_generator_generate (GRAMMAR_SQL_GENERATOR (generator), database, notes, NULL, error);
+  if (llm != NULL)
+    grammar_cli_print_llm_stats (llm);
+  g_clear_object (&llm);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (generator), "reply") != NULL)
+    g_object_get (generator, "reply", &reply, NULL);
   if (options->verbose && reply != NULL)
     fprintf (stderr, "--- reply of the language model ---\n%s\n--- end of the reply ---\n", reply);
   return templates;
@@ -158,11 +156,12 @@ grammar_cli_sql_templates (int    argc,
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GObject) database = NULL;
-  g_autoptr (GrammarSchema) schema = NULL;
+  g_autoptr (GObject) generator = NULL;
   g_autoptr (GPtrArray) templates = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) lines = NULL;
-  gboolean use_llm;
+  const char *name;
+  const char *source;
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     { "config", 'c', 0, G_OPTION_ARG_FILENAME, &options.config_path, "The keyfile; its [database] section is the database", "FILE" },
@@ -195,7 +194,6 @@ grammar_cli_sql_templates (int    argc,
   status = check_options (&options, argc, argv);
   if (status != GRAMMAR_EXIT_OK)
     return status;
-  use_llm = g_str_equal (options.generator, "llm");
 
   config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)
@@ -203,14 +201,14 @@ grammar_cli_sql_templates (int    argc,
   database = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error);
   if (database == NULL)
     return grammar_cli_report ("sql-templates", error);
-  schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, &error);
-  if (schema == NULL)
+  generator = grammar_cli_build_generator (config, GRAMMAR_TYPE_SQL_GENERATOR, options.generator, "schema",
+                                           "sql-generator", options.llm_section, &error);
+  if (generator == NULL)
     return grammar_cli_report ("sql-templates", error);
+  name = grammar_cli_plugin_name (GRAMMAR_TYPE_SQL_GENERATOR, generator);
+  source = g_str_equal (name, "schema") ? "the schema" : g_str_equal (name, "llm") ? "the language model" : name;
 
-  if (use_llm)
-    templates = run_llm_generator (&options, config, GRAMMAR_DATABASE (database), schema, &lines, &error);
-  else
-    templates = run_schema_generator (&options, GRAMMAR_DATABASE (database), schema, &lines, &error);
+  templates = run_generator (&options, generator, GRAMMAR_DATABASE (database), &lines, &error);
   if (templates == NULL)
     {
       if (!options.quiet)
@@ -223,11 +221,12 @@ grammar_cli_sql_templates (int    argc,
 
   if (!options.quiet)
     {
-      fprintf (stderr, "grammar sql-templates: %u template%s from the %s written to %s\n", templates->len,
-               templates->len == 1 ? "" : "s", use_llm ? "language model" : "schema", options.output);
+      fprintf (stderr, "grammar sql-templates: %u template%s from %s written to %s\n", templates->len,
+               templates->len == 1 ? "" : "s", source, options.output);
       if (options.verbose)
         print_kept (templates);
-      print_lines (use_llm ? "rejected lines of the reply" : "dropped candidates", (const char * const *) lines);
+      print_lines (g_str_equal (name, "schema") ? "dropped candidates" : "rejected lines of the reply",
+                   (const char * const *) lines);
     }
   return GRAMMAR_EXIT_OK;
 }

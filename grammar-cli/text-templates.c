@@ -107,15 +107,10 @@ check_options (Options *options,
     return usage_error ("--per-template must be at least 1");
   if (options->seed < 0)
     return usage_error ("--seed must not be negative");
-  if (options->generator == NULL)
-    options->generator = g_strdup ("rules");
-  if (!g_str_equal (options->generator, "rules") && !g_str_equal (options->generator, "llm"))
-    {
-      g_autofree char *message = g_strdup_printf ("unknown generator “%s”: use rules or llm", options->generator);
-
-      return usage_error (message);
-    }
-  if (g_str_equal (options->generator, "rules") && (options->llm_section != NULL || options->retries >= 0))
+  if (options->generator != NULL &&
+      !grammar_cli_check_generator ("text-templates", GRAMMAR_TYPE_VERBALIZER, options->generator, "rules"))
+    return GRAMMAR_EXIT_USAGE;
+  if (g_strcmp0 (options->generator, "llm") != 0 && (options->llm_section != NULL || options->retries >= 0))
     return usage_error ("--llm and --retries apply to --generator llm only");
   if (options->retries > 100)
     return usage_error ("--retries must be at most 100");
@@ -136,150 +131,47 @@ print_lines (const char *title,
     fprintf (stderr, "  %s\n", lines[i]);
 }
 
-/* What the run makes, for the summary and the report of short falls. */
-typedef struct
-{
-  GrammarRuleVerbalizer *rules;
-  GrammarLlmVerbalizer *llm;
-  GPtrArray *shortfalls;   /* char * */
-  GPtrArray *dropped;      /* char *, LLM lines dropped */
-  guint n_made;
-  guint n_done;
-  guint n_total;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_object (&run->rules);
-  g_clear_object (&run->llm);
-  g_clear_pointer (&run->shortfalls, g_ptr_array_unref);
-  g_clear_pointer (&run->dropped, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static gboolean
+/* The verbalizer of the run, with the options of the command line it has. */
+static GObject *
 make_verbalizer (Options        *options,
                  GrammarConfig  *config,
-                 GrammarSchema  *schema,
-                 Run            *run,
                  GError        **error)
 {
-  g_autoptr (GObject) llm = NULL;
+  g_autoptr (GObject) verbalizer = NULL;
+  GParamSpec *seed;
 
-  if (g_str_equal (options->generator, "rules"))
+  verbalizer = grammar_cli_build_generator (config, GRAMMAR_TYPE_VERBALIZER, options->generator, "rules",
+                                            "verbalizer", options->llm_section, error);
+  if (verbalizer == NULL)
+    return NULL;
+  /* the seed is unsigned for the rules, signed (-1: none) for a model */
+  seed = g_object_class_find_property (G_OBJECT_GET_CLASS (verbalizer), "seed");
+  if (seed != NULL)
     {
-      run->rules = grammar_rule_verbalizer_new (schema);
-      grammar_rule_verbalizer_set_seed (run->rules, (guint64) options->seed);
-      return TRUE;
+      g_auto (GValue) given = G_VALUE_INIT;
+      g_auto (GValue) value = G_VALUE_INIT;
+
+      g_value_init (&given, G_TYPE_INT64);
+      g_value_set_int64 (&given, options->seed);
+      g_value_init (&value, seed->value_type);
+      if (g_value_transform (&given, &value))
+        g_object_set_property (verbalizer, "seed", &value);
     }
-  llm = grammar_config_build (config, options->llm_section, GRAMMAR_TYPE_LLM, error);
-  if (llm == NULL)
-    return FALSE;
-  run->llm = grammar_llm_verbalizer_new (GRAMMAR_LLM (llm));
-  grammar_llm_verbalizer_set_seed (run->llm, options->seed);
-  if (options->retries >= 0)
-    grammar_llm_verbalizer_set_retries (run->llm, options->retries);
-  return TRUE;
+  if (options->retries >= 0 && g_object_class_find_property (G_OBJECT_GET_CLASS (verbalizer), "retries") != NULL)
+    g_object_set (verbalizer, "retries", (guint) options->retries, NULL);
+  return g_steal_pointer (&verbalizer);
 }
 
+/* Redraws "[3/40] id style…" on a terminal. */
 static void
-show_progress (Options    *options,
-               Run        *run,
-               const char *id,
-               const char *style)
+show_progress (GrammarSqlTemplate *sql_template,
+               const char         *style,
+               guint               done,
+               guint               total,
+               gpointer            user_data)
 {
-  if (options->quiet || run->llm == NULL || !isatty (fileno (stderr)))
-    return;
-  fprintf (stderr, "\r\033[K[%u/%u] %s %s…", run->n_done + 1, run->n_total, id, style);
+  fprintf (stderr, "\r\033[K[%u/%u] %s %s…", done + 1, total, grammar_sql_template_get_id (sql_template), style);
   fflush (stderr);
-}
-
-/* Verbalizes one SQL template in one style into @set. */
-static gboolean
-verbalize_one (Options             *options,
-               Run                 *run,
-               GrammarSqlTemplate  *sql_template,
-               const char          *style,
-               GrammarTemplateSet  *set,
-               GError             **error)
-{
-  g_autoptr (GPtrArray) made = NULL;
-  g_auto (GStrv) dropped = NULL;
-  guint n = (guint) options->per_template;
-
-  show_progress (options, run, grammar_sql_template_get_id (sql_template), style);
-  if (run->rules != NULL)
-    made = grammar_rule_verbalizer_verbalize (run->rules, sql_template, style, n, error);
-  else
-    made = grammar_llm_verbalizer_verbalize (run->llm, sql_template, style, n, &dropped, NULL, error);
-  if (made == NULL)
-    return FALSE;
-
-  for (guint i = 0; dropped != NULL && dropped[i] != NULL; i++)
-    g_ptr_array_add (run->dropped, g_strdup (dropped[i]));
-  for (guint i = 0; i < made->len; i++)
-    if (grammar_template_set_add_text_template (set, g_ptr_array_index (made, i)))
-      run->n_made++;
-  if (made->len < n)
-    g_ptr_array_add (run->shortfalls,
-                     g_strdup_printf ("%s (%s): %u of %u — %s", grammar_sql_template_get_id (sql_template),
-                                      style, made->len, n, grammar_sql_template_get_sql (sql_template)));
-  run->n_done++;
-  return TRUE;
-}
-
-/* The output set: the input's SQL templates, its text templates of the
- * styles not being made (so that runs per style into one file add up),
- * then the new ones. */
-static GrammarTemplateSet *
-start_output (GrammarTemplateSet *input,
-              const char * const *styles)
-{
-  GrammarTemplateSet *output = grammar_template_set_new ();
-  GPtrArray *sql_templates = grammar_template_set_get_sql_templates (input);
-  GPtrArray *text_templates = grammar_template_set_get_text_templates (input);
-
-  for (guint i = 0; i < sql_templates->len; i++)
-    grammar_template_set_add_sql_template (output, g_ptr_array_index (sql_templates, i));
-  for (guint i = 0; i < text_templates->len; i++)
-    {
-      GrammarTextTemplate *text_template = g_ptr_array_index (text_templates, i);
-
-      if (!g_strv_contains (styles, grammar_text_template_get_style (text_template)))
-        grammar_template_set_add_text_template (output, text_template);
-    }
-  return output;
-}
-
-static GrammarTemplateSet *
-generate (Options             *options,
-          Run                 *run,
-          GrammarTemplateSet  *input,
-          GError             **error)
-{
-  g_autoptr (GrammarTemplateSet) output = start_output (input, (const char * const *) options->styles);
-  GPtrArray *sql_templates = grammar_template_set_get_sql_templates (input);
-
-  run->n_total = sql_templates->len * g_strv_length (options->styles);
-  for (guint s = 0; options->styles[s] != NULL; s++)
-    for (guint i = 0; i < sql_templates->len; i++)
-      if (!verbalize_one (options, run, g_ptr_array_index (sql_templates, i), options->styles[s], output, error))
-        return NULL;
-  if (!options->quiet && run->llm != NULL && isatty (fileno (stderr)))
-    fputs ("\r\033[K", stderr);
-
-  /* A model that never gave one usable line is a bad reply, as with
-   * `grammar sql-templates`: nothing is written. */
-  if (run->llm != NULL && run->n_made == 0 && run->n_total > 0)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "the language model gave no valid text template for any SQL template "
-                   "(%u line%s dropped; -v lists them)", run->dropped->len, run->dropped->len == 1 ? "" : "s");
-      return NULL;
-    }
-  return g_steal_pointer (&output);
 }
 
 static GrammarTemplateSet *
@@ -308,28 +200,22 @@ load_input (Options          *options,
 
 static void
 print_summary (Options            *options,
-               Run                *run,
-               GrammarTemplateSet *input)
+               const char         *name,
+               GrammarTemplateSet *input,
+               GrammarTemplateSet *output)
 {
   g_autofree char *styles = g_strjoinv (", ", options->styles);
   guint n_sql = grammar_template_set_get_sql_templates (input)->len;
+  guint n_made = 0;
+  GPtrArray *made = grammar_template_set_get_text_templates (output);
 
+  for (guint i = 0; i < made->len; i++)
+    if (g_strv_contains ((const char * const *) options->styles,
+                         grammar_text_template_get_style (g_ptr_array_index (made, i))))
+      n_made++;
   fprintf (stderr, "grammar text-templates: %u text template%s (%s; %s, seed %" G_GINT64_FORMAT ") for %u SQL template%s written to %s\n",
-           run->n_made, run->n_made == 1 ? "" : "s", styles,
-           run->rules != NULL ? "rules" : "language model", options->seed,
+           n_made, n_made == 1 ? "" : "s", styles, name, options->seed,
            n_sql, n_sql == 1 ? "" : "s", options->output);
-}
-
-/* Listed even with --quiet: a template short of texts is a result to
- * act on, not progress. */
-static void
-print_shortfalls (Options *options,
-                  Run     *run)
-{
-  g_autofree char *title = g_strdup_printf ("SQL templates with fewer than %d text templates per style",
-                                            options->per_template);
-
-  print_lines (title, (const char * const *) run->shortfalls->pdata, run->shortfalls->len);
 }
 
 int
@@ -337,7 +223,12 @@ grammar_cli_text_templates (int    argc,
                             char **argv)
 {
   g_auto (Options) options = { .per_template = 3, .retries = -1 };
-  g_auto (Run) run = { 0 };
+  g_autoptr (GObject) verbalizer = NULL;
+  g_auto (GStrv) shortfalls = NULL;
+  g_auto (GStrv) dropped = NULL;
+  g_autofree char *title = NULL;
+  GObject *llm = NULL;
+  gboolean progress;
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GObject) database = NULL;
@@ -412,23 +303,34 @@ grammar_cli_text_templates (int    argc,
   if (input == NULL)
     return grammar_cli_report ("text-templates", error);
 
-  run.shortfalls = g_ptr_array_new_with_free_func (g_free);
-  run.dropped = g_ptr_array_new_with_free_func (g_free);
-  if (!make_verbalizer (&options, config, schema, &run, &error))
+  verbalizer = make_verbalizer (&options, config, &error);
+  if (verbalizer == NULL)
     return grammar_cli_report ("text-templates", error);
-  output = generate (&options, &run, input, &error);
-  if (run.llm != NULL)
-    grammar_cli_print_llm_stats (G_OBJECT (grammar_llm_verbalizer_get_llm (run.llm)));
-  if (options.verbose)
-    print_lines ("dropped lines of the replies", (const char * const *) run.dropped->pdata, run.dropped->len);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (verbalizer), "llm") != NULL)
+    g_object_get (verbalizer, "llm", &llm, NULL);
+  progress = !options.quiet && llm != NULL && isatty (fileno (stderr));
+  output = grammar_verbalizer_make_text_templates (GRAMMAR_VERBALIZER (verbalizer), input, schema,
+                                                  (const char * const *) options.styles,
+                                                  (guint) options.per_template, progress ? show_progress : NULL,
+                                                  NULL, &shortfalls, &dropped, NULL, &error);
+  if (progress)
+    fputs ("\r\033[K", stderr);
+  if (llm != NULL)
+    grammar_cli_print_llm_stats (llm);
+  g_clear_object (&llm);
+  if (options.verbose && dropped != NULL)
+    print_lines ("dropped lines of the replies", (const char * const *) dropped, g_strv_length (dropped));
   if (output == NULL)
     return grammar_cli_report ("text-templates", error);
   if (!grammar_template_set_save_text_templates (output, options.output, &error))
     return grammar_cli_report ("text-templates", error);
 
   if (!options.quiet)
-    print_summary (&options, &run, input);
-  print_shortfalls (&options, &run);
+    print_summary (&options, grammar_cli_plugin_name (GRAMMAR_TYPE_VERBALIZER, verbalizer), input, output);
+  /* Listed even with --quiet: a template short of texts is a result to
+   * act on, not progress. */
+  title = g_strdup_printf ("SQL templates with fewer than %d text templates per style", options.per_template);
+  print_lines (title, (const char * const *) shortfalls, g_strv_length (shortfalls));
   /* The valid templates are written; the status still tells a script
    * that the input needs fixing. */
   if (n_problems > 0)

@@ -6,8 +6,10 @@
 
 #include <string.h>
 
+#include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-llm-sql-generator.h"
+#include "grammar-sql-generator-private.h"
 
 /**
  * GrammarLlmSqlGenerator:
@@ -38,9 +40,14 @@ struct _GrammarLlmSqlGenerator
   GrammarSchema *schema;
   double temperature;
   GStrv requirements;
+  char *reply;              /* the last reply, through the interface */
 };
 
-G_DEFINE_FINAL_TYPE (GrammarLlmSqlGenerator, grammar_llm_sql_generator, G_TYPE_OBJECT)
+static void grammar_llm_sql_generator_sql_generator_init (GrammarSqlGeneratorInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GrammarLlmSqlGenerator, grammar_llm_sql_generator, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_SQL_GENERATOR,
+                                                      grammar_llm_sql_generator_sql_generator_init))
 
 enum {
   PROP_0,
@@ -49,6 +56,7 @@ enum {
   PROP_SCHEMA,
   PROP_TEMPERATURE,
   PROP_REQUIREMENTS,
+  PROP_REPLY,
   N_PROPS
 };
 
@@ -62,6 +70,7 @@ grammar_llm_sql_generator_finalize (GObject *object)
   g_clear_object (&self->llm);
   g_clear_object (&self->database);
   g_clear_object (&self->schema);
+  g_free (self->reply);
   g_strfreev (self->requirements);
 
   G_OBJECT_CLASS (grammar_llm_sql_generator_parent_class)->finalize (object);
@@ -88,6 +97,9 @@ grammar_llm_sql_generator_get_property (GObject    *object,
       break;
     case PROP_TEMPERATURE:
       g_value_set_double (value, self->temperature);
+      break;
+    case PROP_REPLY:
+      g_value_set_string (value, self->reply);
       break;
     case PROP_REQUIREMENTS:
       g_value_set_boxed (value, self->requirements);
@@ -182,6 +194,15 @@ grammar_llm_sql_generator_class_init (GrammarLlmSqlGeneratorClass *klass)
   properties[PROP_REQUIREMENTS] =
     g_param_spec_boxed ("requirements", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarLlmSqlGenerator:reply:
+   *
+   * The whole reply of the language model to the last
+   * grammar_sql_generator_generate(), for people to read.
+   */
+  properties[PROP_REPLY] =
+    g_param_spec_string ("reply", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -871,4 +892,33 @@ grammar_llm_sql_generator_generate (GrammarLlmSqlGenerator  *self,
   if (reply != NULL)
     *reply = g_strdup (text);
   return grammar_llm_sql_generator_parse_reply (self, text, rejected, error);
+}
+
+/* GrammarSqlGenerator: the notes are the rejected lines of the reply,
+ * which #GrammarLlmSqlGenerator:reply keeps whole. */
+static GPtrArray *
+grammar_llm_sql_generator_generate_for (GrammarSqlGenerator  *generator,
+                                        GrammarDatabase      *database,
+                                        GStrv                *notes,
+                                        GCancellable         *cancellable,
+                                        GError              **error)
+{
+  GrammarLlmSqlGenerator *self = GRAMMAR_LLM_SQL_GENERATOR (generator);
+
+  if (self->llm == NULL)
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "llm is required: the name of a section with a language model (e.g. llm=llm)");
+      return NULL;
+    }
+  if (!grammar_sql_generator_use_database (&self->database, &self->schema, database, cancellable, error))
+    return NULL;
+  g_clear_pointer (&self->reply, g_free);
+  return grammar_llm_sql_generator_generate (self, &self->reply, notes, cancellable, error);
+}
+
+static void
+grammar_llm_sql_generator_sql_generator_init (GrammarSqlGeneratorInterface *iface)
+{
+  iface->generate = grammar_llm_sql_generator_generate_for;
 }

@@ -8,6 +8,7 @@
 #error "Only <grammar.h> can be included directly."
 #endif
 
+#include "grammar-sql-generator.h"
 #include "grammar-llm.h"
 #include "grammar-template-set.h"
 

@@ -50,7 +50,11 @@ struct _GrammarLlmVerbalizer
   gint64 seed;
 };
 
-G_DEFINE_FINAL_TYPE (GrammarLlmVerbalizer, grammar_llm_verbalizer, G_TYPE_OBJECT)
+static void grammar_llm_verbalizer_verbalizer_init (GrammarVerbalizerInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GrammarLlmVerbalizer, grammar_llm_verbalizer, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_VERBALIZER,
+                                                      grammar_llm_verbalizer_verbalizer_init))
 
 enum {
   PROP_0,
@@ -837,4 +841,35 @@ grammar_llm_verbalizer_verbalize (GrammarLlmVerbalizer  *self,
   text_templates = grammar_llm_verbalizer_verbalize_finish (self, grammar_sync_wait (&sync), dropped, error);
   grammar_sync_clear (&sync);
   return text_templates;
+}
+
+/* GrammarVerbalizer: the model needs no schema. */
+static void
+verbalize_async_for (GrammarVerbalizer    *verbalizer,
+                     GrammarSqlTemplate   *sql_template,
+                     GrammarSchema        *schema,
+                     const char           *style,
+                     guint                 n,
+                     GCancellable         *cancellable,
+                     GAsyncReadyCallback   callback,
+                     gpointer              user_data)
+{
+  grammar_llm_verbalizer_verbalize_async (GRAMMAR_LLM_VERBALIZER (verbalizer), sql_template, style, n, cancellable,
+                                          callback, user_data);
+}
+
+static GPtrArray *
+verbalize_finish_for (GrammarVerbalizer  *verbalizer,
+                      GAsyncResult       *result,
+                      GStrv              *dropped,
+                      GError            **error)
+{
+  return grammar_llm_verbalizer_verbalize_finish (GRAMMAR_LLM_VERBALIZER (verbalizer), result, dropped, error);
+}
+
+static void
+grammar_llm_verbalizer_verbalizer_init (GrammarVerbalizerInterface *iface)
+{
+  iface->verbalize_async = verbalize_async_for;
+  iface->verbalize_finish = verbalize_finish_for;
 }

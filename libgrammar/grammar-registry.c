@@ -11,7 +11,13 @@
 #include "grammar-metric.h"
 #include "grammar-registry.h"
 #include "grammar-retriever.h"
+#include "grammar-llm-sql-generator.h"
+#include "grammar-llm-verbalizer.h"
+#include "grammar-rule-verbalizer.h"
+#include "grammar-schema-generator.h"
+#include "grammar-sql-generator.h"
 #include "grammar-system.h"
+#include "grammar-verbalizer.h"
 
 /**
  * GrammarRegistry:
@@ -19,7 +25,10 @@
  * The plugins that implement GRAMMAR's interfaces. Each interface is a
  * GIO extension point (`grammar-database`, `grammar-llm`,
  * `grammar-retriever`, `grammar-matcher`, `grammar-metric`,
- * `grammar-system`) whose required type is the interface. Plugin
+ * `grammar-system`, `grammar-sql-generator`, `grammar-verbalizer`)
+ * whose required type is the interface. The generators of the library
+ * itself (`schema` and `llm` SQL generators, `rules` and `llm`
+ * verbalizers) are registered with the first registry. Plugin
  * modules are GIO modules: shared objects named `lib*.so` that export
  * `g_io_module_load()`, `g_io_module_unload()` and `g_io_module_query()`,
  * register their types with G_DEFINE_DYNAMIC_TYPE() and call
@@ -60,6 +69,8 @@ static const struct
   { "matcher", grammar_matcher_get_type },
   { "metric", grammar_metric_get_type },
   { "system", grammar_system_get_type },
+  { "sql-generator", grammar_sql_generator_get_type },
+  { "verbalizer", grammar_verbalizer_get_type },
 };
 
 static GType interface_types[G_N_ELEMENTS (interfaces)];
@@ -129,10 +140,30 @@ grammar_registry_class_init (GrammarRegistryClass *klass)
   G_OBJECT_CLASS (klass)->finalize = grammar_registry_finalize;
 }
 
+/* The implementations libgrammar itself holds. */
+static void
+register_builtins (void)
+{
+  static gsize registered = 0;
+
+  if (!g_once_init_enter (&registered))
+    return;
+  grammar_registry_implement (GRAMMAR_TYPE_SQL_GENERATOR, GRAMMAR_TYPE_SCHEMA_GENERATOR, "schema",
+                              "SQL templates from the schema and the data, without a language model");
+  grammar_registry_implement (GRAMMAR_TYPE_SQL_GENERATOR, GRAMMAR_TYPE_LLM_SQL_GENERATOR, "llm",
+                              "SQL templates proposed by a language model (llm=SECTION)");
+  grammar_registry_implement (GRAMMAR_TYPE_VERBALIZER, GRAMMAR_TYPE_RULE_VERBALIZER, "rules",
+                              "Text templates from sentence frames and the schema's names, without a language model");
+  grammar_registry_implement (GRAMMAR_TYPE_VERBALIZER, GRAMMAR_TYPE_LLM_VERBALIZER, "llm",
+                              "Text templates written by a language model (llm=SECTION)");
+  g_once_init_leave (&registered, 1);
+}
+
 static void
 grammar_registry_init (GrammarRegistry *self)
 {
   ensure_extension_points ();
+  register_builtins ();
   self->scope = g_io_module_scope_new (G_IO_MODULE_SCOPE_BLOCK_DUPLICATES);
   self->search_path = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->search_path, NULL);

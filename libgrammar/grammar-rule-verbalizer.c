@@ -2191,7 +2191,11 @@ struct _GrammarRuleVerbalizer
   guint64 seed;
 };
 
-G_DEFINE_FINAL_TYPE (GrammarRuleVerbalizer, grammar_rule_verbalizer, G_TYPE_OBJECT)
+static void grammar_rule_verbalizer_verbalizer_init (GrammarVerbalizerInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GrammarRuleVerbalizer, grammar_rule_verbalizer, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_VERBALIZER,
+                                                      grammar_rule_verbalizer_verbalizer_init))
 
 enum {
   PROP_0,
@@ -2417,4 +2421,47 @@ grammar_rule_verbalizer_verbalize (GrammarRuleVerbalizer *self,
     }
   candidates_clear (&candidates);
   return text_templates;
+}
+
+/* GrammarVerbalizer: the rules answer at once. A verbalizer built from a
+ * keyfile section has no schema yet: the one it is given becomes its
+ * own. */
+static void
+grammar_rule_verbalizer_verbalize_async (GrammarVerbalizer    *verbalizer,
+                                         GrammarSqlTemplate   *sql_template,
+                                         GrammarSchema        *schema,
+                                         const char           *style,
+                                         guint                 n,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data)
+{
+  GrammarRuleVerbalizer *self = GRAMMAR_RULE_VERBALIZER (verbalizer);
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GError *error = NULL;
+  GPtrArray *made;
+
+  if (self->schema == NULL)
+    self->schema = g_object_ref (schema);
+  made = grammar_rule_verbalizer_verbalize (self, sql_template, style, n, &error);
+  if (made != NULL)
+    g_task_return_pointer (task, made, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static GPtrArray *
+grammar_rule_verbalizer_verbalize_finish (GrammarVerbalizer  *verbalizer,
+                                          GAsyncResult       *result,
+                                          GStrv              *dropped,
+                                          GError            **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+grammar_rule_verbalizer_verbalizer_init (GrammarVerbalizerInterface *iface)
+{
+  iface->verbalize_async = grammar_rule_verbalizer_verbalize_async;
+  iface->verbalize_finish = grammar_rule_verbalizer_verbalize_finish;
 }

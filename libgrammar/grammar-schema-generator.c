@@ -8,6 +8,7 @@
 
 #include "grammar-error.h"
 #include "grammar-schema-generator.h"
+#include "grammar-sql-generator-private.h"
 
 /**
  * GrammarSchemaGenerator:
@@ -50,7 +51,11 @@ struct _GrammarSchemaGenerator
   gboolean keep_plural;
 };
 
-G_DEFINE_FINAL_TYPE (GrammarSchemaGenerator, grammar_schema_generator, G_TYPE_OBJECT)
+static void grammar_schema_generator_sql_generator_init (GrammarSqlGeneratorInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GrammarSchemaGenerator, grammar_schema_generator, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_SQL_GENERATOR,
+                                                      grammar_schema_generator_sql_generator_init))
 
 enum {
   PROP_0,
@@ -1723,4 +1728,25 @@ grammar_schema_generator_generate (GrammarSchemaGenerator  *self,
       *dropped = (GStrv) g_ptr_array_steal (run.dropped, NULL);
     }
   return g_steal_pointer (&run.kept);
+}
+
+/* GrammarSqlGenerator: the notes are the candidates dropped, with why. */
+static GPtrArray *
+grammar_schema_generator_generate_for (GrammarSqlGenerator  *generator,
+                                       GrammarDatabase      *database,
+                                       GStrv                *notes,
+                                       GCancellable         *cancellable,
+                                       GError              **error)
+{
+  GrammarSchemaGenerator *self = GRAMMAR_SCHEMA_GENERATOR (generator);
+
+  if (!grammar_sql_generator_use_database (&self->database, &self->schema, database, cancellable, error))
+    return NULL;
+  return grammar_schema_generator_generate (self, notes, cancellable, error);
+}
+
+static void
+grammar_schema_generator_sql_generator_init (GrammarSqlGeneratorInterface *iface)
+{
+  iface->generate = grammar_schema_generator_generate_for;
 }

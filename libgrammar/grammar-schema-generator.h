@@ -8,6 +8,7 @@
 #error "Only <grammar.h> can be included directly."
 #endif
 
+#include "grammar-sql-generator.h"
 #include "grammar-template-set.h"
 
 G_BEGIN_DECLS

@@ -36,6 +36,8 @@
 #include "grammar-http-client.h"
 #include "grammar-stage-runner.h"
 #include "grammar-configurable.h"
+#include "grammar-sql-generator.h"
+#include "grammar-verbalizer.h"
 
 #include "grammar-sql-template.h"
 #include "grammar-text-template.h"

@@ -528,7 +528,7 @@ test_registry (void)
   guint n_specs = 0, n_interfaces = 0;
   const GType *interfaces = grammar_registry_get_interfaces (&n_interfaces);
 
-  g_assert_cmpuint (n_interfaces, ==, 6);
+  g_assert_cmpuint (n_interfaces, ==, 8);
   for (guint i = 0; i < n_interfaces; i++)
     g_assert_true (grammar_registry_interface_from_name (grammar_registry_interface_name (interfaces[i])) == interfaces[i]);
   g_assert_true (grammar_registry_interface_from_name ("nothing") == G_TYPE_INVALID);
