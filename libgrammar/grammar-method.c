@@ -91,6 +91,8 @@ struct _GrammarMethod
   GrammarDatabase *database;
   GrammarSchema *schema;
   GrammarSystem *system;
+  GrammarSqlGenerator *sql_generator;
+  GrammarVerbalizer *verbalizer;
   GrammarJudgeRunner *judge_runner;
   GHashTable *file_hashes;   /* path → checksum of its contents, or "" */
 };
@@ -283,6 +285,8 @@ grammar_method_finalize (GObject *object)
   g_clear_object (&self->schema);
   g_clear_object (&self->system);
   g_clear_object (&self->judge_runner);
+  g_clear_object (&self->sql_generator);
+  g_clear_object (&self->verbalizer);
   g_hash_table_unref (self->file_hashes);
 
   G_OBJECT_CLASS (grammar_method_parent_class)->finalize (object);
@@ -869,7 +873,7 @@ step_fingerprint (Run  *run,
   switch (step->kind)
     {
     case STEP_SQL_TEMPLATES:
-      hash_sections (self, checksum, (const char *[]) { "database", NULL });
+      hash_sections (self, checksum, (const char *[]) { "database", "sql-generator", NULL });
       break;
     case STEP_DOCS:
       hash_sections (self, checksum, (const char *[]) { "documents", "database", NULL });
@@ -879,7 +883,7 @@ step_fingerprint (Run  *run,
         g_autofree char *n = g_strdup_printf ("%u", self->per_template);
 
         hash_text (checksum, "per-template", n);
-        hash_sections (self, checksum, (const char *[]) { "database", NULL });
+        hash_sections (self, checksum, (const char *[]) { "database", "verbalizer", NULL });
         hash_step (checksum, "sql-templates", find_step (run, STEP_SQL_TEMPLATES, NULL));
       }
       break;
@@ -941,6 +945,38 @@ ensure_database (GrammarMethod  *self,
     return FALSE;
   self->database = GRAMMAR_DATABASE (g_steal_pointer (&database));
   return TRUE;
+}
+
+/* The implementation of @interface_type from the keyfile's @section, or
+ * the built-in @default_name without one. */
+static GObject *
+build_generator (GrammarMethod  *self,
+                 GType           interface_type,
+                 const char     *section,
+                 const char     *default_name,
+                 GError        **error)
+{
+  g_autoptr (GrammarPluginInfo) info = NULL;
+
+  if (grammar_config_has_section (self->config, section))
+    return grammar_config_build (self->config, section, interface_type, error);
+  info = grammar_registry_lookup (grammar_registry_get_default (), interface_type, default_name, error);
+  return info != NULL ? g_object_new (grammar_plugin_info_get_gtype (info), NULL) : NULL;
+}
+
+static gboolean
+ensure_generators (GrammarMethod  *self,
+                   GError        **error)
+{
+  if (self->sql_generator == NULL)
+    self->sql_generator = GRAMMAR_SQL_GENERATOR (build_generator (self, GRAMMAR_TYPE_SQL_GENERATOR, "sql-generator",
+                                                                  "schema", error));
+  if (self->sql_generator == NULL)
+    return FALSE;
+  if (self->verbalizer == NULL)
+    self->verbalizer = GRAMMAR_VERBALIZER (build_generator (self, GRAMMAR_TYPE_VERBALIZER, "verbalizer", "rules",
+                                                            error));
+  return self->verbalizer != NULL;
 }
 
 /* Gives the corpus this run made to every retriever section with a
@@ -1049,21 +1085,21 @@ make_sql_templates (Work          *work,
                     GError       **error)
 {
   GrammarMethod *self = work->self;
-  g_autoptr (GrammarSchemaGenerator) generator = grammar_schema_generator_new (self->database, self->schema);
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GPtrArray) templates = NULL;
-  g_auto (GStrv) dropped = NULL;
+  g_auto (GStrv) notes = NULL;
+  guint n_notes;
 
-  templates = grammar_schema_generator_generate (generator, &dropped, cancellable, error);
+  templates = grammar_sql_generator_generate (self->sql_generator, self->database, &notes, cancellable, error);
   if (templates == NULL)
     return FALSE;
   for (guint i = 0; i < templates->len; i++)
     grammar_template_set_add_sql_template (set, g_ptr_array_index (templates, i));
   if (!grammar_template_set_save_sql_templates (set, work->step->path, error))
     return FALSE;
-  work->summary = g_strdup_printf ("%u template%s from the schema, %u candidate%s dropped", templates->len,
-                                   templates->len == 1 ? "" : "s", dropped != NULL ? g_strv_length (dropped) : 0,
-                                   dropped != NULL && g_strv_length (dropped) == 1 ? "" : "s");
+  n_notes = notes != NULL ? g_strv_length (notes) : 0;
+  work->summary = g_strdup_printf ("%u template%s, %u candidate%s left out", templates->len,
+                                   templates->len == 1 ? "" : "s", n_notes, n_notes == 1 ? "" : "s");
   return TRUE;
 }
 
@@ -1098,42 +1134,25 @@ make_text_templates (Work          *work,
   GrammarMethod *self = work->self;
   Step *sql = find_step (work->run, STEP_SQL_TEMPLATES, NULL);
   g_autoptr (GrammarTemplateSet) input = load_templates (self, sql->path, error);
-  g_autoptr (GrammarTemplateSet) output = grammar_template_set_new ();
-  g_autoptr (GrammarRuleVerbalizer) verbalizer = NULL;
-  GPtrArray *sql_templates;
-  guint n_made = 0;
+  g_autoptr (GrammarTemplateSet) output = NULL;
+  g_auto (GStrv) shortfalls = NULL;
+  const char *styles[] = { work->step->style, NULL };
+  guint n_sql;
+  guint n_made;
 
   if (input == NULL)
     return FALSE;
-  verbalizer = grammar_rule_verbalizer_new (self->schema);
-  sql_templates = grammar_template_set_get_sql_templates (input);
-  for (guint i = 0; i < sql_templates->len; i++)
-    grammar_template_set_add_sql_template (output, g_ptr_array_index (sql_templates, i));
-  for (guint i = 0; i < sql_templates->len; i++)
-    {
-      GrammarSqlTemplate *sql_template = g_ptr_array_index (sql_templates, i);
-      g_autoptr (GPtrArray) made = NULL;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      made = grammar_rule_verbalizer_verbalize (verbalizer, sql_template, work->step->style, self->per_template,
-                                                error);
-      if (made == NULL)
-        return FALSE;
-      for (guint j = 0; j < made->len; j++)
-        if (grammar_template_set_add_text_template (output, g_ptr_array_index (made, j)))
-          n_made++;
-      if (made->len < self->per_template)
-        g_ptr_array_add (work->warnings,
-                         g_strdup_printf ("%s (%s): %u of %u — %s", grammar_sql_template_get_id (sql_template),
-                                          work->step->style, made->len, self->per_template,
-                                          grammar_sql_template_get_sql (sql_template)));
-    }
+  output = grammar_verbalizer_make_text_templates (self->verbalizer, input, self->schema, styles, self->per_template,
+                                                   NULL, NULL, &shortfalls, NULL, cancellable, error);
+  if (output == NULL)
+    return FALSE;
+  add_warnings (work, shortfalls);
   if (!grammar_template_set_save_text_templates (output, work->step->path, error))
     return FALSE;
+  n_sql = grammar_template_set_get_sql_templates (output)->len;
+  n_made = grammar_template_set_get_text_templates (output)->len;
   work->summary = g_strdup_printf ("%u text template%s in the style %s for %u SQL template%s", n_made,
-                                   n_made == 1 ? "" : "s", work->step->style, sql_templates->len,
-                                   sql_templates->len == 1 ? "" : "s");
+                                   n_made == 1 ? "" : "s", work->step->style, n_sql, n_sql == 1 ? "" : "s");
   return TRUE;
 }
 
@@ -1443,7 +1462,7 @@ start_step (GTask *task,
         g_autoptr (GTask) thread = g_task_new (self, cancellable, on_work_done, task);
         Work *work = g_new0 (Work, 1);
 
-        if (!ensure_database (self, &error))
+        if (!ensure_database (self, &error) || !ensure_generators (self, &error))
           {
             g_free (work);
             fail (task, error);

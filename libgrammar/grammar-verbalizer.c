@@ -221,6 +221,8 @@ grammar_verbalizer_make_text_templates (GrammarVerbalizer          *self,
         g_autoptr (GPtrArray) made = NULL;
         g_auto (GStrv) lines = NULL;
 
+        if (g_cancellable_set_error_if_cancelled (cancellable, error))
+          return NULL;
         if (progress != NULL)
           progress (sql_template, styles[s], done, total, progress_data);
         made = grammar_verbalizer_verbalize (self, sql_template, schema, styles[s], per_template, &lines,
