@@ -14,6 +14,14 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GRAMMAR_SQL_GENERATOR_EXTENSION_POINT_NAME:
+ *
+ * The name of the GIO extension point of this interface, for a plugin
+ * module's g_io_module_query().
+ */
+#define GRAMMAR_SQL_GENERATOR_EXTENSION_POINT_NAME "grammar-sql-generator"
+
 #define GRAMMAR_TYPE_SQL_GENERATOR (grammar_sql_generator_get_type ())
 G_DECLARE_INTERFACE (GrammarSqlGenerator, grammar_sql_generator, GRAMMAR, SQL_GENERATOR, GObject)
 

@@ -16,6 +16,14 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GRAMMAR_VERBALIZER_EXTENSION_POINT_NAME:
+ *
+ * The name of the GIO extension point of this interface, for a plugin
+ * module's g_io_module_query().
+ */
+#define GRAMMAR_VERBALIZER_EXTENSION_POINT_NAME "grammar-verbalizer"
+
 #define GRAMMAR_TYPE_VERBALIZER (grammar_verbalizer_get_type ())
 G_DECLARE_INTERFACE (GrammarVerbalizer, grammar_verbalizer, GRAMMAR, VERBALIZER, GObject)
 

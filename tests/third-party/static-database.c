@@ -16,6 +16,14 @@
  * It reports one table per name, each with the columns `id INTEGER`
  * (the primary key) and `name TEXT NOT NULL`, and refuses every query.
  *
+ * The module also brings a SQL generator, the way a third party adds
+ * one:
+ *   [sql-generator]
+ *   plugin=static
+ *   column=name
+ * proposes `SELECT COLUMN FROM TABLE WHERE id = [TABLE.id]` for every
+ * table of the database.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gio/gio.h>
@@ -169,14 +177,138 @@ static_database_init (StaticDatabase *self)
 {
 }
 
+/* The SQL generator ------------------------------------------------------ */
+
+#define STATIC_TYPE_SQL_GENERATOR (static_sql_generator_get_type ())
+G_DECLARE_FINAL_TYPE (StaticSqlGenerator, static_sql_generator, STATIC, SQL_GENERATOR, GObject)
+
+struct _StaticSqlGenerator
+{
+  GObject parent_instance;
+
+  char *column;
+};
+
+enum
+{
+  GEN_PROP_0,
+  GEN_PROP_COLUMN,
+  GEN_N_PROPS
+};
+
+static GParamSpec *generator_properties[GEN_N_PROPS];
+
+static void static_sql_generator_iface_init (GrammarSqlGeneratorInterface *iface);
+
+G_DEFINE_DYNAMIC_TYPE_EXTENDED (StaticSqlGenerator, static_sql_generator, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+                                G_IMPLEMENT_INTERFACE_DYNAMIC (GRAMMAR_TYPE_SQL_GENERATOR,
+                                                               static_sql_generator_iface_init))
+
+static GPtrArray *
+static_sql_generator_generate (GrammarSqlGenerator  *generator,
+                               GrammarDatabase      *database,
+                               GStrv                *notes,
+                               GCancellable         *cancellable,
+                               GError              **error)
+{
+  StaticSqlGenerator *self = STATIC_SQL_GENERATOR (generator);
+  g_autoptr (GrammarSchema) schema = grammar_database_get_schema (database, cancellable, error);
+  g_autoptr (GPtrArray) templates = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *tables;
+
+  if (schema == NULL)
+    return NULL;
+  tables = grammar_schema_get_tables (schema);
+  for (guint i = 0; i < tables->len; i++)
+    {
+      const char *name = grammar_table_get_name (g_ptr_array_index (tables, i));
+      g_autofree char *sql = g_strdup_printf ("SELECT %s FROM %s WHERE id = [%s.id]", self->column, name, name);
+      GrammarSqlTemplate *template = grammar_sql_template_new (sql, GRAMMAR_TEMPLATE_ORIGIN_MANUAL, error);
+
+      if (template == NULL)
+        return NULL;
+      g_ptr_array_add (templates, template);
+    }
+  return g_steal_pointer (&templates);
+}
+
+static void
+static_sql_generator_iface_init (GrammarSqlGeneratorInterface *iface)
+{
+  iface->generate = static_sql_generator_generate;
+}
+
+static void
+static_sql_generator_finalize (GObject *object)
+{
+  g_free (STATIC_SQL_GENERATOR (object)->column);
+  G_OBJECT_CLASS (static_sql_generator_parent_class)->finalize (object);
+}
+
+static void
+static_sql_generator_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  if (prop_id == GEN_PROP_COLUMN)
+    g_value_set_string (value, STATIC_SQL_GENERATOR (object)->column);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+static_sql_generator_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  StaticSqlGenerator *self = STATIC_SQL_GENERATOR (object);
+
+  if (prop_id == GEN_PROP_COLUMN)
+    {
+      g_free (self->column);
+      self->column = g_value_dup_string (value);
+    }
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+static_sql_generator_class_init (StaticSqlGeneratorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = static_sql_generator_finalize;
+  object_class->get_property = static_sql_generator_get_property;
+  object_class->set_property = static_sql_generator_set_property;
+  generator_properties[GEN_PROP_COLUMN] =
+    g_param_spec_string ("column", NULL, "The column every template asks for", "name",
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, GEN_N_PROPS, generator_properties);
+}
+
+static void
+static_sql_generator_class_finalize (StaticSqlGeneratorClass *klass)
+{
+}
+
+static void
+static_sql_generator_init (StaticSqlGenerator *self)
+{
+}
+
 /* The three entry points of a GIO module. */
 
 G_MODULE_EXPORT void
 g_io_module_load (GIOModule *module)
 {
   static_database_register_type (G_TYPE_MODULE (module));
+  static_sql_generator_register_type (G_TYPE_MODULE (module));
   grammar_registry_implement (GRAMMAR_TYPE_DATABASE, STATIC_TYPE_DATABASE, "static",
                               "Fixed schema for testing third-party plugins");
+  grammar_registry_implement (GRAMMAR_TYPE_SQL_GENERATOR, STATIC_TYPE_SQL_GENERATOR, "static",
+                              "One template per table, for testing third-party plugins");
 }
 
 G_MODULE_EXPORT void
@@ -187,7 +319,8 @@ g_io_module_unload (GIOModule *module)
 G_MODULE_EXPORT char **
 g_io_module_query (void)
 {
-  char *extension_points[] = { GRAMMAR_DATABASE_EXTENSION_POINT_NAME, NULL };
+  char *extension_points[] = { GRAMMAR_DATABASE_EXTENSION_POINT_NAME, GRAMMAR_SQL_GENERATOR_EXTENSION_POINT_NAME,
+                               NULL };
 
   return g_strdupv (extension_points);
 }

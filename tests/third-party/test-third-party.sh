@@ -259,6 +259,38 @@ else
   diag "$tmpdir/missing.out" "$tmpdir/missing.err"
 fi
 
+# 8. its SQL generator: listed as a sql-generator, chosen by [sql-generator]
+#    and by --generator, and its templates written
+printf '[database]\nplugin=static\ntables=alpha;beta\n\n[sql-generator]\nplugin=static\ncolumn=name\n' \
+  >"$tmpdir/generator.ini"
+if [ "$built" = yes ]; then
+  run generator "$with_plugin_path" sql-templates -c "$tmpdir/generator.ini" -o "$tmpdir/from-section.json"
+  run named "$with_plugin_path" sql-templates -c "$tmpdir/static.ini" --generator static -o "$tmpdir/by-name.json"
+  reasons=()
+  [ "$(status_of generator)" = 0 ] || reasons+=("[sql-generator]: exit status $(status_of generator), expected 0")
+  [ "$(status_of named)" = 0 ] || reasons+=("--generator static: exit status $(status_of named), expected 0")
+  grep -q '"sql-generator"' "$tmpdir/plugins.out" || reasons+=("grammar plugins --json lists no sql-generator")
+  for f in from-section by-name; do
+    if [ ! -f "$tmpdir/$f.json" ]; then
+      reasons+=("$f.json not written")
+    elif [ -n "$python" ]; then
+      why=$(json_check "$tmpdir/$f.json" \
+        'sorted(t["sql"] for t in d) ==
+           ["SELECT name FROM alpha WHERE id = [alpha.id]", "SELECT name FROM beta WHERE id = [beta.id]"]') ||
+        reasons+=("$f.json: $why")
+    fi
+  done
+  if [ ${#reasons[@]} -eq 0 ]; then
+    ok "a third-party SQL generator runs from [sql-generator] and from --generator static"
+  else
+    not_ok "a third-party SQL generator runs from [sql-generator] and from --generator static" "${reasons[@]}"
+    diag "$tmpdir/generator.out" "$tmpdir/generator.err" "$tmpdir/named.out" "$tmpdir/named.err"
+  fi
+else
+  not_ok "a third-party SQL generator runs from [sql-generator] and from --generator static" \
+    "the plugin did not build"
+fi
+
 echo "1..$n"
 if [ "$failed" -gt 0 ]; then
   echo "# $failed of $n checks failed"
