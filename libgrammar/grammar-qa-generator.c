@@ -11,6 +11,7 @@
 #include "grammar-document.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
+#include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
 
 /**
@@ -626,146 +627,41 @@ typedef struct
   int param;
 } Token;
 
-static gboolean
-is_word_char (char c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '$' || (guchar) c >= 0x80;
-}
-
-/* The end of a quoted run starting at @p (on the opening quote), where a
- * doubled closing quote stands for itself. */
-static const char *
-skip_quoted (const char *p,
-             char        close,
-             gboolean    doubling)
-{
-  for (p++; *p != '\0'; p++)
-    {
-      if (*p != close)
-        continue;
-      if (doubling && p[1] == close)
-        {
-          p++;
-          continue;
-        }
-      return p + 1;
-    }
-  return p;
-}
-
-static const char *
-skip_number (const char *p)
-{
-  while (is_word_char (*p) || *p == '.')
-    {
-      /* An exponent may carry a sign: 1e+5. */
-      if ((*p == 'e' || *p == 'E') && (p[1] == '+' || p[1] == '-'))
-        p++;
-      p++;
-    }
-  return p;
-}
-
-static const char *
-scan_punct (const char *p)
-{
-  static const char * const two[] = { "==", "<>", "!=", "<=", ">=", "||", "<<", ">>", "->", NULL };
-
-  for (guint i = 0; two[i] != NULL; i++)
-    if (p[0] == two[i][0] && p[1] == two[i][1])
-      return p[1] == '>' && p[0] == '-' && p[2] == '>' ? p + 3 : p + 2;
-  return p + 1;
-}
-
-/* Scans one token at @p, which is not a space nor a comment. */
-static const char *
-scan_token (const char *p,
-            Token      *token)
-{
-  token->param = 0;
-  if (*p == '\'')
-    {
-      token->kind = TOKEN_STRING;
-      return skip_quoted (p, '\'', TRUE);
-    }
-  if (*p == '"' || *p == '`' || *p == '[')
-    {
-      token->kind = TOKEN_QUOTED;
-      return skip_quoted (p, *p == '[' ? ']' : *p, *p != '[');
-    }
-  if (*p == '?')
-    {
-      const char *end = p + 1;
-
-      token->kind = TOKEN_PARAM;
-      while (g_ascii_isdigit (*end))
-        end++;
-      if (end > p + 1 && end - p < 9)
-        token->param = atoi (p + 1);
-      return end;
-    }
-  if (*p == ':' || *p == '@' || (*p == '$' && is_word_char (p[1])))
-    {
-      const char *end = p + 1;
-
-      token->kind = TOKEN_PARAM;
-      while (is_word_char (*end))
-        end++;
-      return end;
-    }
-  if (g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1])))
-    {
-      token->kind = TOKEN_NUMBER;
-      return skip_number (p);
-    }
-  if (is_word_char (*p))
-    {
-      const char *end = p;
-
-      token->kind = TOKEN_WORD;
-      while (is_word_char (*end))
-        end++;
-      return end;
-    }
-  token->kind = TOKEN_PUNCT;
-  return scan_punct (p);
-}
-
-static const char *
-skip_space_and_comments (const char *p)
-{
-  for (;;)
-    {
-      while (g_ascii_isspace (*p))
-        p++;
-      if (p[0] == '-' && p[1] == '-')
-        {
-          while (*p != '\0' && *p != '\n')
-            p++;
-        }
-      else if (p[0] == '/' && p[1] == '*')
-        {
-          const char *end = strstr (p + 2, "*/");
-
-          p = end != NULL ? end + 2 : p + strlen (p);
-        }
-      else
-        return p;
-    }
-}
-
+/* The tokens of @sql without spaces and comments, from the SQL lexer:
+ * offsets, parenthesis depth, and the number of a `?N` parameter. */
 static GArray *
 tokenize (const char *sql)
 {
   GArray *tokens = g_array_new (FALSE, FALSE, sizeof (Token));
-  const char *p = skip_space_and_comments (sql);
+  const char *p = sql;
   int depth = 0;
 
-  while (*p != '\0')
+  for (;;)
     {
-      Token token;
-      const char *end = scan_token (p, &token);
+      GrammarSqlToken sql_token;
+      const char *end = grammar_sql_lexer_next (p, &sql_token);
+      Token token = { 0 };
 
+      switch (sql_token.kind)
+        {
+        case GRAMMAR_SQL_TOKEN_END:
+          return tokens;
+        case GRAMMAR_SQL_TOKEN_SPACE:
+        case GRAMMAR_SQL_TOKEN_LINE_COMMENT:
+        case GRAMMAR_SQL_TOKEN_COMMENT:
+          p = end;
+          continue;
+        case GRAMMAR_SQL_TOKEN_WORD: token.kind = TOKEN_WORD; break;
+        case GRAMMAR_SQL_TOKEN_QUOTED:
+        case GRAMMAR_SQL_TOKEN_BRACKET: token.kind = TOKEN_QUOTED; break;
+        case GRAMMAR_SQL_TOKEN_STRING: token.kind = TOKEN_STRING; break;
+        case GRAMMAR_SQL_TOKEN_NUMBER: token.kind = TOKEN_NUMBER; break;
+        case GRAMMAR_SQL_TOKEN_PARAM: token.kind = TOKEN_PARAM; break;
+        case GRAMMAR_SQL_TOKEN_PUNCT:
+        default: token.kind = TOKEN_PUNCT; break;
+        }
+      if (token.kind == TOKEN_PARAM && *p == '?' && sql_token.length > 1 && sql_token.length < 9)
+        token.param = atoi (p + 1);
       token.start = p - sql;
       token.end = end - sql;
       if (token.kind == TOKEN_PUNCT && *p == ')' && depth > 0)
@@ -774,9 +670,8 @@ tokenize (const char *sql)
       if (token.kind == TOKEN_PUNCT && *p == '(')
         depth++;
       g_array_append_val (tokens, token);
-      p = skip_space_and_comments (end);
+      p = end;
     }
-  return tokens;
 }
 
 typedef struct

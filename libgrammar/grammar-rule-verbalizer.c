@@ -8,6 +8,7 @@
 
 #include "grammar-error.h"
 #include "grammar-rule-verbalizer.h"
+#include "grammar-sql-lexer-private.h"
 
 /**
  * GrammarRuleVerbalizer:
@@ -456,32 +457,6 @@ add_token (GArray     *tokens,
   g_array_append_val (tokens, token);
 }
 
-/* The end of a quoted run starting at @p (on the opening quote), where
- * a doubled quote stands for itself; fills @content when not NULL. */
-static const char *
-scan_quoted (const char *p,
-             GString    *content)
-{
-  char quote = *p++;
-
-  while (*p != '\0')
-    {
-      if (*p == quote && p[1] == quote)
-        {
-          if (content != NULL)
-            g_string_append_c (content, quote);
-          p += 2;
-          continue;
-        }
-      if (*p == quote)
-        return p + 1;
-      if (content != NULL)
-        g_string_append_c (content, *p);
-      p++;
-    }
-  return p;
-}
-
 static gboolean
 looks_like_placeholder (const char *text)
 {
@@ -490,47 +465,9 @@ looks_like_placeholder (const char *text)
   return len > 2 && text[0] == '[' && text[len - 1] == ']' && strchr (text, '.') != NULL;
 }
 
-/* A bracketed run: a placeholder when it holds a dot, else an identifier
- * in SQLite's bracket quoting. Quotes inside the brackets are names. */
-static const char *
-scan_bracket (const char *p,
-              GArray     *tokens)
-{
-  const char *start = p++;
-
-  while (*p != '\0' && *p != ']')
-    p = (*p == '"' || *p == '`') ? scan_quoted (p, NULL) : p + 1;
-  if (*p == ']')
-    p++;
-  if (memchr (start, '.', p - start) != NULL)
-    add_token (tokens, TOKEN_PLACEHOLDER, g_strndup (start, p - start), FALSE);
-  else
-    add_token (tokens, TOKEN_IDENTIFIER, g_strndup (start + 1, MAX (p - start - 2, 0)), FALSE);
-  return p;
-}
-
-static gboolean
-is_identifier_byte (char c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '$' || (guchar) c >= 0x80;
-}
-
-static const char *
-scan_symbol (const char *p,
-             GArray     *tokens)
-{
-  static const char * const pairs[] = { "<=", ">=", "<>", "!=", "==", "||", NULL };
-
-  for (guint i = 0; pairs[i] != NULL; i++)
-    if (g_str_has_prefix (p, pairs[i]))
-      {
-        add_token (tokens, TOKEN_SYMBOL, g_strdup (pairs[i]), FALSE);
-        return p + 2;
-      }
-  add_token (tokens, TOKEN_SYMBOL, g_strndup (p, 1), FALSE);
-  return p + 1;
-}
-
+/* The tokens of @sql from the SQL lexer, with their text: quoted names
+ * and strings without their quotes, a bracketed run with a dot or a
+ * string holding one as a placeholder `[T.C]`. */
 static GArray *
 tokenize (const char *sql)
 {
@@ -538,55 +475,52 @@ tokenize (const char *sql)
   const char *p = sql;
 
   g_array_set_clear_func (tokens, token_clear);
-  while (*p != '\0')
+  for (;;)
     {
-      const char *start = p;
+      GrammarSqlToken token;
+      char *text;
 
-      if (g_ascii_isspace (*p))
-        p++;
-      else if (p[0] == '-' && p[1] == '-')
-        p += strcspn (p, "\n");
-      else if (p[0] == '/' && p[1] == '*')
+      p = grammar_sql_lexer_next (p, &token);
+      switch (token.kind)
         {
-          const char *end = strstr (p + 2, "*/");
-
-          p = end != NULL ? end + 2 : p + strlen (p);
+        case GRAMMAR_SQL_TOKEN_END:
+          return tokens;
+        case GRAMMAR_SQL_TOKEN_SPACE:
+        case GRAMMAR_SQL_TOKEN_LINE_COMMENT:
+        case GRAMMAR_SQL_TOKEN_COMMENT:
+          break;
+        case GRAMMAR_SQL_TOKEN_STRING:
+          text = grammar_sql_token_unquote (&token);
+          if (looks_like_placeholder (text))
+            add_token (tokens, TOKEN_PLACEHOLDER, text, TRUE);
+          else
+            add_token (tokens, TOKEN_STRING, text, FALSE);
+          break;
+        case GRAMMAR_SQL_TOKEN_QUOTED:
+          add_token (tokens, TOKEN_IDENTIFIER, grammar_sql_token_unquote (&token), FALSE);
+          break;
+        case GRAMMAR_SQL_TOKEN_BRACKET:
+          if (memchr (token.start, '.', token.length) != NULL)
+            add_token (tokens, TOKEN_PLACEHOLDER, g_strndup (token.start, token.length), FALSE);
+          else
+            add_token (tokens, TOKEN_IDENTIFIER, grammar_sql_token_unquote (&token), FALSE);
+          break;
+        case GRAMMAR_SQL_TOKEN_NUMBER:
+          add_token (tokens, TOKEN_NUMBER, g_strndup (token.start, token.length), FALSE);
+          break;
+        case GRAMMAR_SQL_TOKEN_WORD:
+          add_token (tokens, TOKEN_WORD, g_strndup (token.start, token.length), FALSE);
+          break;
+        case GRAMMAR_SQL_TOKEN_PARAM:
+          add_token (tokens, *token.start == '$' ? TOKEN_WORD : TOKEN_SYMBOL, g_strndup (token.start, token.length),
+                     FALSE);
+          break;
+        case GRAMMAR_SQL_TOKEN_PUNCT:
+        default:
+          add_token (tokens, TOKEN_SYMBOL, g_strndup (token.start, token.length), FALSE);
+          break;
         }
-      else if (*p == '\'')
-        {
-          GString *content = g_string_new (NULL);
-          gboolean placeholder;
-
-          p = scan_quoted (p, content);
-          placeholder = looks_like_placeholder (content->str);
-          add_token (tokens, placeholder ? TOKEN_PLACEHOLDER : TOKEN_STRING,
-                     g_string_free (content, FALSE), placeholder);
-        }
-      else if (*p == '"' || *p == '`')
-        {
-          GString *content = g_string_new (NULL);
-
-          p = scan_quoted (p, content);
-          add_token (tokens, TOKEN_IDENTIFIER, g_string_free (content, FALSE), FALSE);
-        }
-      else if (*p == '[')
-        p = scan_bracket (p, tokens);
-      else if (g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1])))
-        {
-          while (g_ascii_isalnum (*p) || *p == '.')
-            p++;
-          add_token (tokens, TOKEN_NUMBER, g_strndup (start, p - start), FALSE);
-        }
-      else if (is_identifier_byte (*p))
-        {
-          while (is_identifier_byte (*p))
-            p++;
-          add_token (tokens, TOKEN_WORD, g_strndup (start, p - start), FALSE);
-        }
-      else
-        p = scan_symbol (p, tokens);
     }
-  return tokens;
 }
 
 static Token *

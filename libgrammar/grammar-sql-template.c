@@ -10,6 +10,7 @@
 
 #include "grammar-enums.h"
 #include "grammar-error.h"
+#include "grammar-sql-lexer-private.h"
 #include "grammar-sql-template.h"
 #include "grammar-sql-template-private.h"
 
@@ -239,113 +240,47 @@ typedef struct
   gboolean unterminated;
 } Token;
 
-static gboolean
-is_word_char (char c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '$' || (guchar) c >= 0x80;
-}
-
-/* The end of a quoted run starting at @p (on the opening quote); the
- * quote is escaped by doubling it. */
-static const char *
-skip_quoted (const char *p,
-             gboolean   *unterminated)
-{
-  char quote = *p++;
-
-  for (;;)
-    {
-      if (*p == '\0')
-        {
-          *unterminated = TRUE;
-          return p;
-        }
-      if (*p == quote && p[1] == quote)
-        p += 2;
-      else if (*p == quote)
-        return p + 1;
-      else
-        p++;
-    }
-}
-
-static const char *
-scan_comment (const char *p,
-              Token      *token)
-{
-  if (p[0] == '-')
-    {
-      token->kind = TOKEN_LINE_COMMENT;
-      return p + strcspn (p, "\n");
-    }
-
-  token->kind = TOKEN_COMMENT;
-  {
-    const char *end = strstr (p + 2, "*/");
-
-    if (end == NULL)
-      {
-        token->unterminated = TRUE;
-        return p + strlen (p);
-      }
-    return end + 2;
-  }
-}
-
-/* Reads the token at @p. A `[` that does not start a well-formed
- * placeholder is punctuation: the caller asks the placeholder parser
- * why when it cares. */
+/* Reads the token at @p with the SQL lexer. A `[` that does not start a
+ * well-formed placeholder is punctuation: the caller asks the
+ * placeholder parser why when it cares. Numbers and `$name` are words,
+ * other parameters punctuation, as this file only tells names and
+ * keywords from the rest. */
 static const char *
 next_token (const char *p,
             Token      *token)
 {
+  GrammarSqlToken sql;
   const char *end;
   gsize length;
 
   token->start = p;
   token->unterminated = FALSE;
+  if (*p == '[')
+    {
+      gboolean placeholder = grammar_placeholder_parse (p, &length, NULL, NULL, NULL);
 
-  if (*p == '\0')
-    {
-      token->kind = TOKEN_END;
-      end = p;
+      token->kind = placeholder ? TOKEN_PLACEHOLDER : TOKEN_PUNCT;
+      token->length = placeholder ? length : 1;
+      return p + token->length;
     }
-  else if (g_ascii_isspace (*p))
+  end = grammar_sql_lexer_next (p, &sql);
+  token->length = sql.length;
+  token->unterminated = sql.unterminated;
+  switch (sql.kind)
     {
-      token->kind = TOKEN_SPACE;
-      for (end = p; g_ascii_isspace (*end); end++)
-        ;
+    case GRAMMAR_SQL_TOKEN_END: token->kind = TOKEN_END; break;
+    case GRAMMAR_SQL_TOKEN_SPACE: token->kind = TOKEN_SPACE; break;
+    case GRAMMAR_SQL_TOKEN_LINE_COMMENT: token->kind = TOKEN_LINE_COMMENT; break;
+    case GRAMMAR_SQL_TOKEN_COMMENT: token->kind = TOKEN_COMMENT; break;
+    case GRAMMAR_SQL_TOKEN_STRING: token->kind = TOKEN_STRING; break;
+    case GRAMMAR_SQL_TOKEN_QUOTED: token->kind = TOKEN_QUOTED; break;
+    case GRAMMAR_SQL_TOKEN_NUMBER:
+    case GRAMMAR_SQL_TOKEN_WORD: token->kind = TOKEN_WORD; break;
+    case GRAMMAR_SQL_TOKEN_PARAM: token->kind = *p == '$' ? TOKEN_WORD : TOKEN_PUNCT; break;
+    case GRAMMAR_SQL_TOKEN_BRACKET:
+    case GRAMMAR_SQL_TOKEN_PUNCT:
+    default: token->kind = TOKEN_PUNCT; break;
     }
-  else if ((p[0] == '-' && p[1] == '-') || (p[0] == '/' && p[1] == '*'))
-    end = scan_comment (p, token);
-  else if (*p == '\'')
-    {
-      token->kind = TOKEN_STRING;
-      end = skip_quoted (p, &token->unterminated);
-    }
-  else if (*p == '"' || *p == '`')
-    {
-      token->kind = TOKEN_QUOTED;
-      end = skip_quoted (p, &token->unterminated);
-    }
-  else if (*p == '[' && grammar_placeholder_parse (p, &length, NULL, NULL, NULL))
-    {
-      token->kind = TOKEN_PLACEHOLDER;
-      end = p + length;
-    }
-  else if (is_word_char (*p))
-    {
-      token->kind = TOKEN_WORD;
-      for (end = p; is_word_char (*end); end++)
-        ;
-    }
-  else
-    {
-      token->kind = TOKEN_PUNCT;
-      end = p + 1;
-    }
-
-  token->length = end - p;
   return end;
 }
 
