@@ -1,0 +1,997 @@
+/* grammar-report-model.c: the report as a document of headings, paragraphs, tables and charts
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "grammar-error.h"
+#include "grammar-report-private.h"
+
+/* What a figure that is undefined (null) or absent prints as. */
+#define NONE "—"
+
+/* The charts of the HTML page, in pixels. */
+#define CHART_LABEL_WIDTH 260
+#define CHART_PLOT_WIDTH 400
+#define CHART_VALUE_WIDTH 190
+#define CHART_ROW_HEIGHT 24
+#define CHART_LABEL_COLUMNS 36
+/* A chart of more rows than this shows the first ones; the table has all. */
+#define CHART_MAX_ROWS 60
+
+#define COLOR_GAP "#d62728"
+#define COLOR_NON_ROBUST "#ff7f0e"
+#define COLOR_ROBUST "#2ca02c"
+#define COLOR_UNMEASURED "#9e9e9e"
+#define COLOR_A "#1f77b4"
+#define COLOR_B "#9467bd"
+
+static const Column figure_columns[] = {
+  { "Figure", 0, 0 }, { "Value", COLUMN_NUMERIC, 0 }, { "95 % interval", 0, 0 },
+};
+static const Column group_columns[] = {
+  { "Tag", 0, 0 }, { "Groups", COLUMN_NUMERIC, 0 }, { "Instances", COLUMN_NUMERIC, 0 },
+};
+static const Column breakdown_columns[] = {
+  { "Key", COLUMN_USER, 28 }, { "Inst.", COLUMN_NUMERIC, 0 }, { "Unm.", COLUMN_NUMERIC, 0 },
+  { "Gap/Rob./Non-rob.", COLUMN_NUMERIC, 0 }, { "Acc.", COLUMN_NUMERIC, 0 }, { "Rob.", COLUMN_NUMERIC, 0 },
+  { "Rob. 95 %", 0, 0 }, { "K. acc.", COLUMN_NUMERIC, 0 }, { "R. acc.", COLUMN_NUMERIC, 0 },
+  { "R. rob.", COLUMN_NUMERIC, 0 },
+};
+static const Column gap_columns[] = {
+  { "Group", COLUMN_USER, 0 }, { "Instances", COLUMN_NUMERIC, 0 }, { "Attribution", 0, 0 },
+  { "Template", COLUMN_USER, 0 }, { "Style", COLUMN_USER, 0 }, { "SQL", COLUMN_USER, 160 },
+  { "Answer", COLUMN_USER, 160 }, { "Texts", COLUMN_USER, 160 },
+};
+static const Column debug_columns[] = {
+  { "Record", COLUMN_USER, 0 }, { "Group", COLUMN_USER, 0 }, { "Template", COLUMN_USER, 0 },
+  { "Style", COLUMN_USER, 0 }, { "Verdict", 0, 0 }, { "Retrieval", 0, 0 }, { "Attribution", 0, 0 },
+  { "Text", COLUMN_USER, 160 }, { "Answer", COLUMN_USER, 160 }, { "Response", COLUMN_USER, 160 },
+  { "Reason", COLUMN_USER, 160 },
+};
+static const Column pairing_columns[] = {
+  { "Figure", 0, 0 }, { "Value", COLUMN_NUMERIC, 0 },
+};
+static const Column test_columns[] = {
+  { "Metric", 0, 0 }, { "A", COLUMN_NUMERIC, 0 }, { "A 95 %", 0, 0 }, { "B", COLUMN_NUMERIC, 0 },
+  { "B 95 %", 0, 0 }, { "Difference", COLUMN_NUMERIC, 0 }, { "z", COLUMN_NUMERIC, 0 },
+  { "p", COLUMN_NUMERIC, 0 },
+};
+
+/* Document */
+
+static Table *
+table_new (const Column *columns,
+           guint         n_columns,
+           gboolean      records)
+{
+  Table *table = g_new0 (Table, 1);
+
+  table->columns = columns;
+  table->n_columns = n_columns;
+  table->records = records;
+  table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  return table;
+}
+
+#define TABLE_NEW(columns, records) table_new (columns, G_N_ELEMENTS (columns), records)
+
+/* Adds a row of exactly n_columns cells, each taken (transfer full). */
+static void
+table_add (Table *table,
+           ...)
+{
+  char **row = g_new0 (char *, table->n_columns + 1);
+  va_list ap;
+
+  va_start (ap, table);
+  for (guint i = 0; i < table->n_columns; i++)
+    row[i] = va_arg (ap, char *);
+  va_end (ap);
+  g_ptr_array_add (table->rows, row);
+}
+
+static void
+block_free (Block *block)
+{
+  g_free (block->text);
+  if (block->table != NULL)
+    g_ptr_array_unref (block->table->rows);
+  g_free (block->table);
+  g_free (block);
+}
+
+static Document *
+document_new (gboolean charts)
+{
+  Document *doc = g_new0 (Document, 1);
+
+  doc->charts = charts;
+  doc->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) block_free);
+  return doc;
+}
+
+void
+grammar_report_document_free (Document *doc)
+{
+  g_ptr_array_unref (doc->blocks);
+  g_free (doc->title);
+  g_free (doc);
+}
+
+
+/* Adds a block; @text is taken. */
+static void
+add_block (Document  *doc,
+           BlockKind  kind,
+           guint      level,
+           char      *text)
+{
+  Block *block = g_new0 (Block, 1);
+
+  block->kind = kind;
+  block->level = level;
+  block->text = text;
+  g_ptr_array_add (doc->blocks, block);
+}
+
+static void
+add_table (Document *doc,
+           Table    *table)
+{
+  Block *block = g_new0 (Block, 1);
+
+  block->kind = BLOCK_TABLE;
+  block->table = table;
+  g_ptr_array_add (doc->blocks, block);
+}
+
+/* Reading the report JSON: every accessor tolerates a missing member or
+ * one of another type, which the report shows as NONE. */
+
+static JsonNode *
+member (JsonObject *object,
+        const char *name)
+{
+  return object != NULL ? json_object_get_member (object, name) : NULL;
+}
+
+static JsonObject *
+member_object (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonArray *
+member_array (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static const char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING ?
+         json_node_get_string (node) : NULL;
+}
+
+static gboolean
+node_number (JsonNode *node,
+             double   *value)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    *value = json_node_get_int (node);
+  else if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    *value = json_node_get_double (node);
+  else
+    return FALSE;
+  return isfinite (*value);
+}
+
+/* The number @name of @object, or NAN. */
+static double
+member_number (JsonObject *object,
+               const char *name)
+{
+  double value;
+
+  return node_number (member (object, name), &value) ? value : NAN;
+}
+
+static gboolean
+member_boolean (JsonObject *object,
+                const char *name,
+                gboolean   *value)
+{
+  JsonNode *node = member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return FALSE;
+  *value = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* The bounds of an interval [lo, hi], or FALSE when it is null or malformed. */
+static gboolean
+node_interval (JsonNode *node,
+               double   *lo,
+               double   *hi)
+{
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return FALSE;
+  array = json_node_get_array (node);
+  return json_array_get_length (array) == 2 &&
+         node_number (json_array_get_element (array, 0), lo) &&
+         node_number (json_array_get_element (array, 1), hi);
+}
+
+/* Formatting numbers: four decimals, with the C locale's point whatever
+ * the user's locale, since the output is also read by programs. */
+
+static char *
+format_decimal (double value,
+                gboolean signed_)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup (NONE);
+  if (fabs (value) < 0.00005)
+    value = 0.0;   /* no "-0.0000" */
+  g_ascii_formatd (buffer, sizeof buffer, "%.4f", value);
+  return signed_ && value >= 0.0 ? g_strconcat ("+", buffer, NULL) : g_strdup (buffer);
+}
+
+static char *
+format_count_value (double value)
+{
+  if (!isfinite (value))
+    return g_strdup (NONE);
+  if (value == floor (value) && fabs (value) < 1e15)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) value);
+  return format_decimal (value, FALSE);
+}
+
+static char *
+format_count (JsonObject *object,
+              const char *name)
+{
+  return format_count_value (member_number (object, name));
+}
+
+static char *
+format_rate (JsonObject *object,
+             const char *name)
+{
+  return format_decimal (member_number (object, name), FALSE);
+}
+
+static char *
+format_interval_node (JsonNode *node)
+{
+  g_autofree char *lo_text = NULL;
+  g_autofree char *hi_text = NULL;
+  double lo, hi;
+
+  if (!node_interval (node, &lo, &hi))
+    return g_strdup (NONE);
+  lo_text = format_decimal (lo, FALSE);
+  hi_text = format_decimal (hi, FALSE);
+  return g_strdup_printf ("[%s, %s]", lo_text, hi_text);
+}
+
+static char *
+format_interval (JsonObject *intervals,
+                 const char *name)
+{
+  return format_interval_node (member (intervals, name));
+}
+
+/* A p-value too small for four decimals is not zero. */
+static char *
+format_p (JsonObject *object)
+{
+  double p = member_number (object, "p");
+
+  if (isfinite (p) && p > 0.0 && p < 0.0001)
+    return g_strdup ("<0.0001");
+  return format_decimal (p, FALSE);
+}
+
+static char *
+dup_or_none (const char *text)
+{
+  return g_strdup (text != NULL ? text : NONE);
+}
+
+/* The strings of @array joined by @separator, or NULL when it has none. */
+static char *
+join_strings (JsonArray  *array,
+              const char *separator)
+{
+  g_autoptr (GString) joined = g_string_new (NULL);
+  guint n = array != NULL ? json_array_get_length (array) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        continue;
+      if (joined->len > 0)
+        g_string_append (joined, separator);
+      g_string_append (joined, json_node_get_string (node));
+    }
+  return joined->len > 0 ? g_string_free (g_steal_pointer (&joined), FALSE) : NULL;
+}
+
+/* An answer (rows of values) as compact JSON. */
+static char *
+format_json (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return g_strdup (NONE);
+  return json_to_string (node, FALSE);
+}
+
+static const char *
+metric_title (const char *metric)
+{
+  static const struct { const char *name, *title; } titles[] = {
+    { "accuracy", "Accuracy" }, { "robustness", "Robustness" },
+    { "knowledge_accuracy", "Knowledge accuracy" }, { "retrieval_accuracy", "Retrieval accuracy" },
+    { "retrieval_robustness", "Retrieval robustness" },
+  };
+
+  for (guint i = 0; metric != NULL && i < G_N_ELEMENTS (titles); i++)
+    if (g_str_equal (metric, titles[i].name))
+      return titles[i].title;
+  return metric != NULL ? metric : NONE;
+}
+
+/* Checking the required members: the ones every report has, without
+ * which the summary would be meaningless. */
+
+static gboolean
+require_number (JsonObject  *object,
+                const char  *parent,
+                const char  *name,
+                gboolean     nullable,
+                GError     **error)
+{
+  JsonNode *node = member (object, name);
+  g_autofree char *key = parent != NULL ? g_strdup_printf ("%s.%s", parent, name) : g_strdup (name);
+  double value;
+
+  if (node == NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "the report has no “%s” member", key);
+      return FALSE;
+    }
+  if ((nullable && JSON_NODE_HOLDS_NULL (node)) || node_number (node, &value))
+    return TRUE;
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+               "the report's “%s” must be a number%s", key, nullable ? " or null" : "");
+  return FALSE;
+}
+
+gboolean
+grammar_report_check (JsonNode  *report,
+              GError   **error)
+{
+  static const char * const counts[] = { "instances", "unmeasured" };
+  static const char * const tags[] = { "total", "gap", "robust", "non_robust" };
+  static const char * const metrics[] = { "accuracy", "robustness", "knowledge_accuracy" };
+  JsonObject *root;
+  JsonObject *groups;
+
+  if (!JSON_NODE_HOLDS_OBJECT (report))
+    {
+      g_set_error_literal (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                           "the report must be a JSON object");
+      return FALSE;
+    }
+  root = json_node_get_object (report);
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    if (!require_number (root, NULL, counts[i], FALSE, error))
+      return FALSE;
+  groups = member_object (root, "groups");
+  if (groups == NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, member (root, "groups") == NULL ?
+                   "the report has no “groups” member" : "the report's “groups” must be an object");
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    if (!require_number (groups, "groups", tags[i], FALSE, error))
+      return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+    if (!require_number (root, NULL, metrics[i], TRUE, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* Charts: inline SVG, built here with every piece of user text escaped.
+ * Coordinates are whole pixels, printed with %d so that no locale can
+ * turn a decimal point into a comma. */
+
+typedef struct
+{
+  char *label;
+  double value;              /* NAN: undefined */
+  double lo, hi;             /* NAN: no interval */
+  const char *color;
+} ChartRow;
+
+static void
+chart_row_clear (ChartRow *row)
+{
+  g_free (row->label);
+}
+
+static GArray *
+chart_rows_new (void)
+{
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (ChartRow));
+
+  g_array_set_clear_func (rows, (GDestroyNotify) chart_row_clear);
+  return rows;
+}
+
+static void
+chart_rows_add (GArray     *rows,
+                char       *label,
+                double      value,
+                JsonNode   *interval,
+                const char *color)
+{
+  ChartRow row = { label, value, NAN, NAN, color };
+
+  node_interval (interval, &row.lo, &row.hi);
+  g_array_append_val (rows, row);
+}
+
+/* @text escaped for HTML and SVG, control characters dropped first since
+ * HTML has no way to write most of them. */
+char *
+grammar_report_escape_html (const char *text,
+             guint       max_width)
+{
+  g_autofree char *clean = grammar_report_sanitize (text, TRUE, max_width);
+
+  return g_markup_escape_text (clean, -1);
+}
+
+static int
+chart_x (double value)
+{
+  return CHART_LABEL_WIDTH + (int) lround (CLAMP (value, 0.0, 1.0) * CHART_PLOT_WIDTH);
+}
+
+static void
+chart_grid (GString *svg,
+            int      bottom)
+{
+  static const char * const ticks[] = { "0", "0.25", "0.5", "0.75", "1" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (ticks); k++)
+    {
+      int x = CHART_LABEL_WIDTH + (int) k * CHART_PLOT_WIDTH / 4;
+
+      g_string_append_printf (svg,
+        "<line x1=\"%d\" y1=\"4\" x2=\"%d\" y2=\"%d\" stroke=\"#dddddd\"/>"
+        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
+        x, x, bottom, x, bottom + 16, ticks[k]);
+    }
+}
+
+static void
+chart_row (GString        *svg,
+           const ChartRow *row,
+           int             y)
+{
+  g_autofree char *label = grammar_report_escape_html (row->label, CHART_LABEL_COLUMNS);
+  g_autofree char *full_label = grammar_report_escape_html (row->label, 0);
+  g_autofree char *value = format_decimal (row->value, FALSE);
+  g_autofree char *lo = format_decimal (row->lo, FALSE);
+  g_autofree char *hi = format_decimal (row->hi, FALSE);
+  int middle = y + CHART_ROW_HEIGHT / 2;
+  gboolean has_interval = isfinite (row->lo) && isfinite (row->hi);
+
+  g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s<title>%s</title></text>\n",
+                          CHART_LABEL_WIDTH - 8, middle + 4, label, full_label);
+  if (!isfinite (row->value))
+    {
+      g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\" class=\"na\">n/a (undefined)</text>\n",
+                              CHART_LABEL_WIDTH + 4, middle + 4);
+      return;
+    }
+  g_string_append_printf (svg, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" fill=\"%s\" "
+                          "fill-opacity=\"0.45\"/>\n",
+                          CHART_LABEL_WIDTH, middle - 7, chart_x (row->value) - CHART_LABEL_WIDTH, row->color);
+  if (has_interval)
+    g_string_append_printf (svg,
+      "<g stroke=\"#222222\" stroke-width=\"1.5\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+      "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n",
+      chart_x (row->lo), middle, chart_x (row->hi), middle,
+      chart_x (row->lo), middle - 5, chart_x (row->lo), middle + 5,
+      chart_x (row->hi), middle - 5, chart_x (row->hi), middle + 5);
+  g_string_append_printf (svg, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>\n",
+                          chart_x (row->value), middle, row->color);
+  g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\">%s", CHART_LABEL_WIDTH + CHART_PLOT_WIDTH + 8,
+                          middle + 4, value);
+  if (has_interval)
+    g_string_append_printf (svg, " [%s, %s]", lo, hi);
+  g_string_append (svg, "</text>\n");
+}
+
+/* Rows of a value in [0, 1] with its interval as an error bar. */
+static char *
+interval_chart (const char *caption,
+                GArray     *rows)
+{
+  g_autoptr (GString) svg = g_string_new (NULL);
+  g_autofree char *escaped_caption = grammar_report_escape_html (caption, 0);
+  guint shown = MIN (rows->len, CHART_MAX_ROWS);
+  int bottom = 8 + (int) shown * CHART_ROW_HEIGHT;
+  int width = CHART_LABEL_WIDTH + CHART_PLOT_WIDTH + CHART_VALUE_WIDTH;
+  int height = bottom + 24;
+
+  g_string_append_printf (svg, "<figure>\n<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                          "role=\"img\" aria-label=\"%s\">\n", width, height, width, height, escaped_caption);
+  chart_grid (svg, bottom);
+  for (guint i = 0; i < shown; i++)
+    chart_row (svg, &g_array_index (rows, ChartRow, i), 8 + (int) i * CHART_ROW_HEIGHT);
+  g_string_append_printf (svg, "</svg>\n<figcaption>%s", escaped_caption);
+  if (rows->len > shown)
+    g_string_append_printf (svg, " The first %u of %u are drawn; the table has all.", shown, rows->len);
+  g_string_append (svg, "</figcaption>\n</figure>");
+  return g_string_free (g_steal_pointer (&svg), FALSE);
+}
+
+static const struct
+{
+  const char *tag;
+  const char *title;
+  const char *color;
+} chart_tags[] = {
+  { "gap", "gap", COLOR_GAP },
+  { "non_robust", "non-robust", COLOR_NON_ROBUST },
+  { "robust", "robust", COLOR_ROBUST },
+  { "unmeasured", "unmeasured", COLOR_UNMEASURED },
+};
+
+/* One bar split by tag: the share of the groups (or of their instances)
+ * each tag has. */
+static void
+stacked_bar (GString    *svg,
+             const char *title,
+             JsonObject *counts,
+             int         y)
+{
+  double total = 0.0;
+  int x = 100;
+
+  g_string_append_printf (svg, "<text x=\"92\" y=\"%d\" text-anchor=\"end\">%s</text>\n", y + 19, title);
+  for (guint i = 0; i < G_N_ELEMENTS (chart_tags); i++)
+    {
+      double n = member_number (counts, chart_tags[i].tag);
+
+      total += isfinite (n) && n > 0 ? n : 0.0;
+    }
+  if (total <= 0.0)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (chart_tags); i++)
+    {
+      double n = member_number (counts, chart_tags[i].tag);
+      g_autofree char *count = format_count_value (n);
+      int width;
+
+      if (!isfinite (n) || n <= 0)
+        continue;
+      width = (int) lround (n / total * 600);
+      g_string_append_printf (svg, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"28\" fill=\"%s\">"
+                              "<title>%s: %s</title></rect>\n", x, y, width, chart_tags[i].color,
+                              chart_tags[i].title, count);
+      if (width >= 36)
+        g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"inbar\">%s</text>\n",
+                                x + width / 2, y + 19, count);
+      x += width;
+    }
+}
+
+static char *
+groups_chart (JsonObject *groups)
+{
+  g_autoptr (GString) svg = g_string_new (NULL);
+  JsonObject *instances = member_object (groups, "instances");
+  int height = 80 + (int) G_N_ELEMENTS (chart_tags) * 20;
+
+  g_string_append_printf (svg, "<figure>\n<svg class=\"chart\" width=\"720\" height=\"%d\" viewBox=\"0 0 720 %d\" "
+                          "role=\"img\" aria-label=\"Groups by tag\">\n", height, height);
+  stacked_bar (svg, "Groups", groups, 4);
+  if (instances != NULL)
+    stacked_bar (svg, "Instances", instances, 40);
+  for (guint i = 0; i < G_N_ELEMENTS (chart_tags); i++)
+    {
+      g_autofree char *n_groups = format_count (groups, chart_tags[i].tag);
+      g_autofree char *n_instances = format_count (instances, chart_tags[i].tag);
+      int y = 84 + (int) i * 20;
+
+      g_string_append_printf (svg, "<rect x=\"100\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                              "<text x=\"118\" y=\"%d\">%s: %s groups, %s instances</text>\n",
+                              y - 10, chart_tags[i].color, y, chart_tags[i].title, n_groups, n_instances);
+    }
+  g_string_append (svg, "</svg>\n<figcaption>Groups by tag: gap (no query of the group answered right), "
+                   "non-robust (some), robust (all); the lower bar weighs each group by its "
+                   "instances.</figcaption>\n</figure>");
+  return g_string_free (g_steal_pointer (&svg), FALSE);
+}
+
+/* Building the document */
+
+static void
+add_title (Document   *doc,
+           JsonObject *root)
+{
+  const char *source = member_string (root, "source");
+  g_autofree char *styles = join_strings (member_array (root, "styles"), ", ");
+
+  doc->title = source != NULL ? g_strdup_printf ("GRAMMAR report: %s", source) : g_strdup ("GRAMMAR report");
+  add_block (doc, BLOCK_HEADING, 1, g_strdup (doc->title));
+  if (styles != NULL)
+    add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("Styles: %s.", styles));
+}
+
+static void
+add_summary (Document   *doc,
+             JsonObject *root)
+{
+  JsonObject *intervals = member_object (root, "intervals");
+  JsonObject *retrieval = member_object (root, "retrieval");
+  Table *table = TABLE_NEW (figure_columns, FALSE);
+
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Summary"));
+  table_add (table, g_strdup ("Instances"), format_count (root, "instances"), g_strdup (""));
+  if (member (root, "measured") != NULL)
+    table_add (table, g_strdup ("Measured"), format_count (root, "measured"), g_strdup (""));
+  table_add (table, g_strdup ("Unmeasured"), format_count (root, "unmeasured"), g_strdup (""));
+  if (member (root, "correct") != NULL)
+    table_add (table, g_strdup ("Correct"), format_count (root, "correct"), g_strdup (""));
+  table_add (table, g_strdup ("Accuracy"), format_rate (root, "accuracy"),
+             format_interval (intervals, "accuracy"));
+  table_add (table, g_strdup ("Robustness"), format_rate (root, "robustness"),
+             format_interval (intervals, "robustness"));
+  table_add (table, g_strdup ("Knowledge accuracy"), format_rate (root, "knowledge_accuracy"), g_strdup (""));
+  table_add (table, g_strdup ("Retrieval accuracy"), format_rate (retrieval, "accuracy"),
+             format_interval (intervals, "retrieval_accuracy"));
+  table_add (table, g_strdup ("Retrieval robustness"), format_rate (retrieval, "robustness"),
+             format_interval (intervals, "retrieval_robustness"));
+  if (retrieval != NULL && member (retrieval, "unmeasured") != NULL)
+    table_add (table, g_strdup ("Retrieval unmeasured"), format_count (retrieval, "unmeasured"), g_strdup (""));
+  add_table (doc, table);
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+    "Accuracy: correct / measured records. Robustness: the same over the groups that are not gap "
+    "groups. Knowledge accuracy: 1 − gap groups / groups. Retrieval: whether the context was "
+    "sufficient (a correct answer counts as sufficient). Intervals: Wilson, 95 %."));
+}
+
+static void
+add_groups (Document   *doc,
+            JsonObject *root)
+{
+  JsonObject *groups = member_object (root, "groups");
+  JsonObject *instances = member_object (groups, "instances");
+  Table *table = TABLE_NEW (group_columns, FALSE);
+
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Groups"));
+  for (guint i = 0; i < G_N_ELEMENTS (chart_tags); i++)
+    table_add (table, g_strdup (chart_tags[i].title), format_count (groups, chart_tags[i].tag),
+               format_count (instances, chart_tags[i].tag));
+  table_add (table, g_strdup ("total"), format_count (groups, "total"), format_count (root, "instances"));
+  add_table (doc, table);
+  if (doc->charts)
+    add_block (doc, BLOCK_CHART, 0, groups_chart (groups));
+}
+
+static char *
+format_group_counts (JsonObject *groups)
+{
+  g_autofree char *gap = format_count (groups, "gap");
+  g_autofree char *robust = format_count (groups, "robust");
+  g_autofree char *non_robust = format_count (groups, "non_robust");
+
+  return g_strdup_printf ("%s/%s/%s", gap, robust, non_robust);
+}
+
+static void
+add_breakdown_row (Table      *table,
+                   JsonObject *entry)
+{
+  JsonObject *intervals = member_object (entry, "intervals");
+  JsonObject *retrieval = member_object (entry, "retrieval");
+
+  table_add (table, dup_or_none (member_string (entry, "key")), format_count (entry, "instances"),
+             format_count (entry, "unmeasured"), format_group_counts (member_object (entry, "groups")),
+             format_rate (entry, "accuracy"), format_rate (entry, "robustness"),
+             format_interval (intervals, "robustness"), format_rate (entry, "knowledge_accuracy"),
+             format_rate (retrieval, "accuracy"), format_rate (retrieval, "robustness"));
+}
+
+static void
+add_breakdown (Document   *doc,
+               JsonObject *root,
+               const char *name,
+               const char *title,
+               const char *chart_caption)
+{
+  JsonArray *entries = member_array (root, name);
+  g_autoptr (GArray) chart = chart_rows_new ();
+  Table *table;
+
+  if (entries == NULL)
+    return;
+  add_block (doc, BLOCK_HEADING, 2, g_strdup (title));
+  table = TABLE_NEW (breakdown_columns, FALSE);
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonNode *node = json_array_get_element (entries, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (entry == NULL)
+        continue;
+      add_breakdown_row (table, entry);
+      chart_rows_add (chart, dup_or_none (member_string (entry, "key")), member_number (entry, "robustness"),
+                      member (member_object (entry, "intervals"), "robustness"), COLOR_A);
+    }
+  add_table (doc, table);
+  if (doc->charts && chart_caption != NULL && chart->len > 0)
+    add_block (doc, BLOCK_CHART, 0, interval_chart (chart_caption, chart));
+}
+
+static void
+add_breakdowns (Document   *doc,
+                JsonObject *root)
+{
+  if (member (root, "by_style") == NULL && member (root, "by_template") == NULL &&
+      member (root, "by_table") == NULL)
+    return;
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+    "In the breakdowns: Inst. instances, Unm. unmeasured, groups gap/robust/non-robust, Acc. accuracy, "
+    "Rob. robustness with its 95 % interval, K. acc. knowledge accuracy, R. acc. and R. rob. "
+    "retrieval accuracy and robustness."));
+  add_breakdown (doc, root, "by_style", "By style",
+                 "Robustness by style, with 95 % Wilson intervals as error bars.");
+  add_breakdown (doc, root, "by_template", "By template",
+                 "Robustness by SQL template, with 95 % Wilson intervals as error bars.");
+  add_breakdown (doc, root, "by_table", "By table", NULL);
+}
+
+static void
+add_gap_groups (Document   *doc,
+                JsonObject *root)
+{
+  JsonArray *list = member_array (root, "gap_groups");
+  g_autofree char *total = format_count (member_object (root, "groups"), "gap");
+  Table *table;
+  guint n;
+
+  if (list == NULL)
+    return;
+  n = json_array_get_length (list);
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Gap groups"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "%u of %s gap groups listed. Attribution: language-model when a record of the group had a "
+    "sufficient context, retrieval when none had, unknown when retrieval was not measured.", n, total));
+  table = TABLE_NEW (gap_columns, TRUE);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (list, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      g_autofree char *texts = NULL;
+
+      if (entry == NULL)
+        continue;
+      texts = join_strings (member_array (entry, "texts"), "\n");
+      table_add (table, dup_or_none (member_string (entry, "group")), format_count (entry, "instances"),
+                 dup_or_none (member_string (entry, "attribution")), dup_or_none (member_string (entry, "template")),
+                 dup_or_none (member_string (entry, "style")), dup_or_none (member_string (entry, "sql")),
+                 format_json (member (entry, "answer")), dup_or_none (texts));
+    }
+  add_table (doc, table);
+}
+
+static void
+add_debug (Document   *doc,
+           JsonObject *root)
+{
+  JsonArray *list = member_array (root, "debug");
+  Table *table;
+  guint n;
+
+  if (list == NULL)
+    return;
+  n = json_array_get_length (list);
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Errors in non-robust groups"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "%u incorrect or unmeasured records of non-robust groups listed, each attributed to the "
+    "language-model (its context was sufficient), to retrieval (it was not) or unknown.", n));
+  table = TABLE_NEW (debug_columns, TRUE);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (list, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (entry == NULL)
+        continue;
+      table_add (table, dup_or_none (member_string (entry, "id")), dup_or_none (member_string (entry, "group")),
+                 dup_or_none (member_string (entry, "template")), dup_or_none (member_string (entry, "style")),
+                 dup_or_none (member_string (entry, "verdict")), dup_or_none (member_string (entry, "retrieval")),
+                 dup_or_none (member_string (entry, "attribution")), dup_or_none (member_string (entry, "text")),
+                 format_json (member (entry, "answer")), dup_or_none (member_string (entry, "response")),
+                 dup_or_none (member_string (entry, "reason")));
+    }
+  add_table (doc, table);
+}
+
+/* "short", from the side's styles, else its file, else @fallback. */
+static char *
+side_name (JsonObject *side,
+           const char *fallback)
+{
+  char *styles = join_strings (member_array (side, "styles"), ", ");
+
+  if (styles != NULL)
+    return styles;
+  return g_strdup (member_string (side, "source") != NULL ? member_string (side, "source") : fallback);
+}
+
+static char *
+format_side (JsonObject *test,
+             const char *side)
+{
+  JsonObject *object = member_object (test, side);
+  g_autofree char *rate = format_rate (object, "rate");
+  g_autofree char *successes = format_count (object, "successes");
+  g_autofree char *n = format_count (object, "n");
+
+  return g_strdup_printf ("%s (%s/%s)", rate, successes, n);
+}
+
+static void
+add_pairing (Document   *doc,
+             JsonObject *comparison)
+{
+  Table *table = TABLE_NEW (pairing_columns, FALSE);
+  gboolean balance;
+
+  table_add (table, g_strdup ("Shared groups"), format_count (comparison, "shared_groups"));
+  table_add (table, g_strdup ("Groups only in A (left out)"), format_count (comparison, "only_a"));
+  table_add (table, g_strdup ("Groups only in B (left out)"), format_count (comparison, "only_b"));
+  table_add (table, g_strdup ("Gap groups of both, removed"), format_count (comparison, "mutual_gap_groups_removed"));
+  table_add (table, g_strdup ("Groups compared"), format_count (comparison, "groups_compared"));
+  table_add (table, g_strdup ("Gap groups balanced"),
+             g_strdup (!member_boolean (comparison, "balance", &balance) ? NONE : balance ? "yes" : "no"));
+  table_add (table, g_strdup ("λ A (gap instances share)"), format_rate (comparison, "lambda_a"));
+  table_add (table, g_strdup ("λ B (gap instances share)"), format_rate (comparison, "lambda_b"));
+  table_add (table, g_strdup ("α"), format_rate (comparison, "alpha"));
+  add_table (doc, table);
+}
+
+static void
+add_tests (Document   *doc,
+           JsonArray  *tests,
+           const char *name_a,
+           const char *name_b)
+{
+  g_autoptr (GArray) chart = chart_rows_new ();
+  Table *table = TABLE_NEW (test_columns, FALSE);
+
+  for (guint i = 0; tests != NULL && i < json_array_get_length (tests); i++)
+    {
+      JsonNode *node = json_array_get_element (tests, i);
+      JsonObject *test = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *title = metric_title (member_string (test, "metric"));
+      JsonObject *a = member_object (test, "a");
+      JsonObject *b = member_object (test, "b");
+
+      if (test == NULL)
+        continue;
+      table_add (table, g_strdup (title), format_side (test, "a"), format_interval (a, "interval"),
+                 format_side (test, "b"), format_interval (b, "interval"),
+                 format_decimal (member_number (test, "difference"), TRUE),
+                 format_decimal (member_number (test, "z"), TRUE), format_p (test));
+      chart_rows_add (chart, g_strdup_printf ("%s · A (%s)", title, name_a), member_number (a, "rate"),
+                      member (a, "interval"), COLOR_A);
+      chart_rows_add (chart, g_strdup_printf ("%s · B (%s)", title, name_b), member_number (b, "rate"),
+                      member (b, "interval"), COLOR_B);
+    }
+  add_table (doc, table);
+  if (doc->charts && chart->len > 0)
+    add_block (doc, BLOCK_CHART, 0, interval_chart (
+      "A against B on the groups compared, with 95 % Wilson intervals as error bars.", chart));
+}
+
+static void
+add_verdict (Document   *doc,
+             JsonObject *comparison,
+             const char *name_a,
+             const char *name_b)
+{
+  const char *less = member_string (comparison, "less_robust");
+  const char *module = member_string (comparison, "module");
+  const char *conclusion = member_string (comparison, "conclusion");
+  g_autofree char *alpha = format_rate (comparison, "alpha");
+  g_autofree char *less_text = NULL;
+  gboolean significant;
+
+  if (less == NULL)
+    less_text = g_strdup ("neither");
+  else if (g_str_equal (less, "a") || g_str_equal (less, "b"))
+    less_text = g_strdup_printf ("%s (%s)", g_str_equal (less, "a") ? "A" : "B",
+                                 g_str_equal (less, "a") ? name_a : name_b);
+  else
+    less_text = g_strdup (less);
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "Less robust: %s. Significant at α = %s: %s. Module: %s.", less_text, alpha,
+    !member_boolean (comparison, "significant", &significant) ? NONE : significant ? "yes" : "no",
+    module != NULL ? module : NONE));
+  if (conclusion != NULL)
+    add_block (doc, BLOCK_CONCLUSION, 0, g_strdup (conclusion));
+}
+
+static void
+add_comparison (Document   *doc,
+                JsonObject *root)
+{
+  JsonObject *comparison = member_object (root, "comparison");
+  JsonObject *a = member_object (comparison, "a");
+  JsonObject *b = member_object (comparison, "b");
+  g_autofree char *name_a = side_name (a, "A");
+  g_autofree char *name_b = side_name (b, "B");
+  const char *source_a = member_string (a, "source");
+  const char *source_b = member_string (b, "source");
+
+  if (comparison == NULL)
+    return;
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Comparison"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("A: %s (%s). B: %s (%s).",
+                                                       name_a, source_a != NULL ? source_a : NONE,
+                                                       name_b, source_b != NULL ? source_b : NONE));
+  add_pairing (doc, comparison);
+  add_tests (doc, member_array (comparison, "tests"), name_a, name_b);
+  add_verdict (doc, comparison, name_a, name_b);
+}
+
+Document *
+grammar_report_document_build (JsonObject *root,
+                gboolean    charts)
+{
+  g_autoptr (Document) doc = document_new (charts);
+
+  add_title (doc, root);
+  add_summary (doc, root);
+  add_groups (doc, root);
+  add_breakdowns (doc, root);
+  add_gap_groups (doc, root);
+  add_debug (doc, root);
+  add_comparison (doc, root);
+  return g_steal_pointer (&doc);
+}
