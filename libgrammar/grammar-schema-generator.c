@@ -8,48 +8,8 @@
 
 #include "grammar-error.h"
 #include "grammar-schema-generator.h"
+#include "grammar-schema-generator-private.h"
 #include "grammar-sql-generator-private.h"
-
-/**
- * GrammarSchemaGenerator:
- *
- * Proposes SQL templates from a database's schema and its data, following
- * the criteria of the GRAMMAR paper (its Table 3 prompt and §B.1) without
- * asking a language model:
- *
- * - one projected column, one placeholder predicate per identified entity;
- * - the predicate is on a column that identifies one row — a primary key,
- *   a unique constraint, or a column verified unique in the data with one
- *   set-based query — and that a person would ask by: never a surrogate id
- *   (integer primary keys, numeric key columns, columns named `id`, `*_id`,
- *   `*ID`), a foreign key, a date, free text or a measurement; text columns
- *   are preferred, and a number is asked by only when it is declared unique
- *   and the table has no text name;
- * - a predicate column is never projected, nor is a surrogate id;
- * - a foreign key is followed: the template projects the referenced row's
- *   name instead of the raw key
- *   (`SELECT c.name FROM project p JOIN client c ON p.client_id = c.client_id WHERE p.name = '[project.name]'`);
- * - a table that links two others by two foreign keys (an associative
- *   table such as Spider's `employment`) gives join templates asking by
- *   both names, the paper's `Year_working` example;
- * - a template is kept only when its answer is a single row for every
- *   binding found in the data, checked with one grouped query per distinct
- *   `FROM … WHERE` shape (see #GrammarSchemaGenerator:keep-plural).
- *
- * Every kept template carries a note (grammar_sql_template_get_note())
- * saying why it is acceptable; every candidate that was not kept is
- * reported with the reason. Placeholders are written inside quotes for
- * text columns and bare for numbers. The output follows the schema's order
- * of tables and columns, so the same database gives the same templates.
- */
-struct _GrammarSchemaGenerator
-{
-  GObject parent_instance;
-
-  GrammarDatabase *database;
-  GrammarSchema *schema;
-  gboolean keep_plural;
-};
 
 static void grammar_schema_generator_sql_generator_init (GrammarSqlGeneratorInterface *iface);
 
@@ -251,227 +211,7 @@ grammar_schema_generator_set_keep_plural (GrammarSchemaGenerator *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KEEP_PLURAL]);
 }
 
-/* Reading column names and types ------------------------------------------ */
-
-/* SQLite's keywords: a name that is one is quoted in the SQL text. */
-static const char * const sql_keywords[] = {
-  "ABORT", "ACTION", "ADD", "AFTER", "ALL", "ALTER", "ALWAYS", "ANALYZE", "AND", "AS", "ASC",
-  "ATTACH", "AUTOINCREMENT", "BEFORE", "BEGIN", "BETWEEN", "BY", "CASCADE", "CASE", "CAST",
-  "CHECK", "COLLATE", "COLUMN", "COMMIT", "CONFLICT", "CONSTRAINT", "CREATE", "CROSS",
-  "CURRENT", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "DATABASE", "DEFAULT",
-  "DEFERRABLE", "DEFERRED", "DELETE", "DESC", "DETACH", "DISTINCT", "DO", "DROP", "EACH",
-  "ELSE", "END", "ESCAPE", "EXCEPT", "EXCLUDE", "EXCLUSIVE", "EXISTS", "EXPLAIN", "FAIL",
-  "FILTER", "FIRST", "FOLLOWING", "FOR", "FOREIGN", "FROM", "FULL", "GENERATED", "GLOB",
-  "GROUP", "GROUPS", "HAVING", "IF", "IGNORE", "IMMEDIATE", "IN", "INDEX", "INDEXED",
-  "INITIALLY", "INNER", "INSERT", "INSTEAD", "INTERSECT", "INTO", "IS", "ISNULL", "JOIN",
-  "KEY", "LAST", "LEFT", "LIKE", "LIMIT", "MATCH", "MATERIALIZED", "NATURAL", "NO", "NOT",
-  "NOTHING", "NOTNULL", "NULL", "NULLS", "OF", "OFFSET", "ON", "OR", "ORDER", "OTHERS",
-  "OUTER", "OVER", "PARTITION", "PLAN", "PRAGMA", "PRECEDING", "PRIMARY", "QUERY", "RAISE",
-  "RANGE", "RECURSIVE", "REFERENCES", "REGEXP", "REINDEX", "RELEASE", "RENAME", "REPLACE",
-  "RESTRICT", "RETURNING", "RIGHT", "ROLLBACK", "ROW", "ROWS", "SAVEPOINT", "SELECT", "SET",
-  "TABLE", "TEMP", "TEMPORARY", "THEN", "TIES", "TO", "TRANSACTION", "TRIGGER", "UNBOUNDED",
-  "UNION", "UNIQUE", "UPDATE", "USING", "VACUUM", "VALUES", "VIEW", "VIRTUAL", "WHEN",
-  "WHERE", "WINDOW", "WITH", "WITHOUT",
-};
-
-static gboolean
-is_plain_identifier (const char *name)
-{
-  if (!g_ascii_isalpha (name[0]) && name[0] != '_')
-    return FALSE;
-  for (const char *p = name; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '_')
-      return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (sql_keywords); i++)
-    if (g_ascii_strcasecmp (name, sql_keywords[i]) == 0)
-      return FALSE;
-  return TRUE;
-}
-
-/* How SQLite reads a declared type (its “type affinity” rules). */
-typedef enum {
-  AFFINITY_TEXT,
-  AFFINITY_INTEGER,
-  AFFINITY_REAL,
-  AFFINITY_NUMERIC,
-  AFFINITY_BLOB,
-  AFFINITY_NONE,
-} Affinity;
-
-static Affinity
-affinity_of (const char *declared_type)
-{
-  g_autofree char *type = NULL;
-
-  if (declared_type == NULL || declared_type[0] == '\0')
-    return AFFINITY_NONE;
-  type = g_ascii_strup (declared_type, -1);
-  if (strstr (type, "INT") != NULL)
-    return AFFINITY_INTEGER;
-  if (strstr (type, "CHAR") != NULL || strstr (type, "CLOB") != NULL || strstr (type, "TEXT") != NULL)
-    return AFFINITY_TEXT;
-  if (strstr (type, "BLOB") != NULL)
-    return AFFINITY_BLOB;
-  if (strstr (type, "REAL") != NULL || strstr (type, "FLOA") != NULL || strstr (type, "DOUB") != NULL)
-    return AFFINITY_REAL;
-  return AFFINITY_NUMERIC;
-}
-
-static gboolean
-type_mentions_time (const char *declared_type)
-{
-  g_autofree char *type = declared_type != NULL ? g_ascii_strup (declared_type, -1) : NULL;
-
-  return type != NULL && (strstr (type, "DATE") != NULL || strstr (type, "TIME") != NULL);
-}
-
-/* The words of an identifier, lowercased: `Graduation_College`,
- * `graduation college` and `GraduationCollege` all give
- * {graduation, college}. */
-static GStrv
-split_words (const char *name)
-{
-  g_autoptr (GStrvBuilder) words = g_strv_builder_new ();
-  g_autoptr (GString) word = g_string_new (NULL);
-
-  for (const char *p = name; ; p++)
-    {
-      gboolean boundary = *p == '\0' || *p == '_' || *p == ' ' || *p == '-' || *p == '.';
-
-      /* camelCase: a capital after a small letter starts a word. */
-      if (!boundary && g_ascii_isupper (*p) && p > name && g_ascii_islower (p[-1]) && word->len > 0)
-        {
-          g_strv_builder_add (words, word->str);
-          g_string_truncate (word, 0);
-        }
-      if (boundary)
-        {
-          if (word->len > 0)
-            g_strv_builder_add (words, word->str);
-          g_string_truncate (word, 0);
-          if (*p == '\0')
-            break;
-          continue;
-        }
-      g_string_append_c (word, g_ascii_tolower (*p));
-    }
-  return g_strv_builder_end (words);
-}
-
-static gboolean
-has_word (const char         *name,
-          const char * const *wanted)
-{
-  g_auto (GStrv) words = split_words (name);
-
-  for (guint i = 0; words[i] != NULL; i++)
-    if (g_strv_contains (wanted, words[i]))
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-last_word_is (const char         *name,
-              const char * const *wanted)
-{
-  g_auto (GStrv) words = split_words (name);
-  guint n = g_strv_length (words);
-
-  return n > 0 && g_strv_contains (wanted, words[n - 1]);
-}
-
-/* `id`, `People_ID`, `client_id`, `PeopleID`, `clientId`, `uuid`… */
-static gboolean
-is_named_like_id (const char *name)
-{
-  static const char * const ids[] = { "id", "uuid", "guid", "rowid", "oid", NULL };
-  gsize length = strlen (name);
-
-  if (last_word_is (name, ids))
-    return TRUE;
-  /* `Person2ID`: a digit does not start a word, so look at the suffix
-   * itself; `VALID` or `PAID` in capitals are words, not ids. */
-  return length > 2 && g_str_has_suffix (name, "ID") && !g_ascii_isupper (name[length - 3]);
-}
-
-static gboolean
-is_named_like_time (const char *name)
-{
-  static const char * const times[] = { "date", "time", "datetime", "timestamp", "dob", "birthday", NULL };
-  static const char * const suffixes[] = { "at", "on", NULL };
-  g_autofree char *lower = g_ascii_strdown (name, -1);
-
-  return has_word (name, times) || last_word_is (name, suffixes) ||
-         g_str_has_suffix (lower, "date") || g_str_has_suffix (lower, "time");
-}
-
-static gboolean
-is_named_like_free_text (const char *name)
-{
-  static const char * const texts[] = {
-    "description", "desc", "descr", "notes", "note", "comment", "comments", "summary", "text",
-    "body", "content", "contents", "details", "remarks", "bio", "biography", "abstract",
-    "message", "memo", NULL
-  };
-
-  return has_word (name, texts);
-}
-
-static gboolean
-is_named_like_name (const char *name)
-{
-  static const char * const names[] = { "name", "title", "label", NULL };
-  g_autofree char *lower = g_ascii_strdown (name, -1);
-
-  return has_word (name, names) || g_str_has_suffix (lower, "name");
-}
-
 /* What each column can be used for ------------------------------------------ */
-
-typedef enum {
-  PREDICATE_NONE,         /* never asked by */
-  PREDICATE_IDENTIFYING,  /* identifies one row: asked by */
-  PREDICATE_PLURAL,       /* a descriptive column shared by several rows */
-} PredicateRole;
-
-typedef enum {
-  PROJECTION_NONE,
-  PROJECTION_DIRECT,
-  PROJECTION_FOLLOW,      /* a foreign key: project the referenced row's name */
-} ProjectionRole;
-
-typedef struct
-{
-  GrammarColumn *column;           /* owned by the schema */
-  const char *name;
-  Affinity affinity;
-  gboolean is_text;                /* quoted placeholder */
-  gboolean declared_unique;
-  gboolean in_primary_key;
-  GrammarForeignKey *foreign_key;  /* the single-column key from this column, or NULL */
-  gboolean in_composite_key;       /* part of a foreign key of several columns */
-  const char *key_target;          /* the table a foreign key from this column references */
-  gint64 n_values;                 /* not NULL */
-  gint64 n_distinct;
-  double mean_length;
-
-  PredicateRole predicate;
-  char *predicate_why;             /* the evidence, or why it is not asked by */
-  ProjectionRole projection;
-  char *projection_why;            /* why it is not projected */
-  char *follow_table;              /* PROJECTION_FOLLOW: the referenced table and its */
-  char *follow_column;             /* naming column, schema spelling */
-  char *follow_key;                /* the referenced column */
-} ColumnInfo;
-
-typedef struct
-{
-  GrammarTable *table;  /* owned by the schema */
-  const char *name;
-  gint64 n_rows;
-  GArray *columns;      /* ColumnInfo */
-  int best;             /* the column that names a row best, or -1 */
-} TableInfo;
 
 static void
 column_info_clear (ColumnInfo *info)
@@ -483,50 +223,29 @@ column_info_clear (ColumnInfo *info)
   g_free (info->follow_key);
 }
 
-static void
-table_info_free (TableInfo *info)
+void
+grammar_schema_gen_table_info_free (TableInfo *info)
 {
   g_array_unref (info->columns);
   g_free (info);
 }
 
-static ColumnInfo *
-column_at (TableInfo *info,
+ColumnInfo *
+grammar_schema_gen_column_at (TableInfo *info,
            guint      index)
 {
   return &g_array_index (info->columns, ColumnInfo, index);
 }
 
-/* How many rows share a predicate value, over all bindings. */
-typedef struct
-{
-  gint64 n_bindings;
-  gint64 n_plural;
-  gint64 max_rows;
-  char *example;  /* the binding with the most rows, as SQL literals */
-} Multiplicity;
-
-static void
-multiplicity_free (Multiplicity *multiplicity)
+void
+grammar_schema_gen_multiplicity_free (Multiplicity *multiplicity)
 {
   g_free (multiplicity->example);
   g_free (multiplicity);
 }
 
-typedef struct
-{
-  GrammarSchemaGenerator *self;
-  GCancellable *cancellable;
-  GHashTable *tables;      /* lowercased name → TableInfo, analysed on demand */
-  GHashTable *referenced;  /* "table\ncolumn", lowercased: columns foreign keys point at */
-  GHashTable *checks;      /* FROM … WHERE text → Multiplicity */
-  GHashTable *ids;         /* template ids kept */
-  GPtrArray *kept;         /* GrammarSqlTemplate */
-  GPtrArray *dropped;      /* char * */
-} Run;
-
-static void
-run_clear (Run *run)
+void
+grammar_schema_gen_run_clear (Run *run)
 {
   g_clear_pointer (&run->tables, g_hash_table_unref);
   g_clear_pointer (&run->referenced, g_hash_table_unref);
@@ -536,10 +255,8 @@ run_clear (Run *run)
   g_clear_pointer (&run->dropped, g_ptr_array_unref);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void G_GNUC_PRINTF (2, 3)
-drop (Run        *run,
+void G_GNUC_PRINTF (2, 3)
+grammar_schema_gen_drop (Run        *run,
       const char *format,
       ...)
 {
@@ -552,21 +269,21 @@ drop (Run        *run,
 
 /* A name as it is written in SQL text: as is when it can be, quoted by
  * the database's rules otherwise (spaces, keywords, quotes). */
-static char *
-sql_name (Run        *run,
+char *
+grammar_schema_gen_sql_name (Run        *run,
           const char *name)
 {
-  if (is_plain_identifier (name))
+  if (grammar_schema_gen_is_plain_identifier (name))
     return g_strdup (name);
   return grammar_database_quote_identifier (run->self->database, name);
 }
 
-static char *
-sql_column (Run        *run,
+char *
+grammar_schema_gen_sql_column (Run        *run,
             const char *alias,
             const char *column)
 {
-  g_autofree char *quoted = sql_name (run, column);
+  g_autofree char *quoted = grammar_schema_gen_sql_name (run, column);
 
   return alias != NULL ? g_strconcat (alias, ".", quoted, NULL) : g_steal_pointer (&quoted);
 }
@@ -576,7 +293,7 @@ placeholder_name (const char *name)
 {
   g_autoptr (GString) quoted = NULL;
 
-  if (is_plain_identifier (name) || (g_utf8_validate (name, -1, NULL) && strpbrk (name, " .[]'\"`;\t\n") == NULL))
+  if (grammar_schema_gen_is_plain_identifier (name) || (g_utf8_validate (name, -1, NULL) && strpbrk (name, " .[]'\"`;\t\n") == NULL))
     return g_strdup (name);
   quoted = g_string_new ("\"");
   for (const char *p = name; *p != '\0'; p++)
@@ -590,8 +307,8 @@ placeholder_name (const char *name)
 }
 
 /* `'[company.Name]'` for text, `[people.Age]` for numbers. */
-static char *
-placeholder (const char *table,
+char *
+grammar_schema_gen_placeholder (const char *table,
              ColumnInfo *column)
 {
   g_autofree char *t = placeholder_name (table);
@@ -617,7 +334,7 @@ surrogate_reason (Run        *run,
   g_autofree char *lower = g_ascii_strdown (column->name, -1);
   g_autofree char *reference = g_strconcat (key, "\n", lower, NULL);
 
-  if (is_named_like_id (column->name))
+  if (grammar_schema_gen_is_named_like_id (column->name))
     return "a surrogate id (named like a record id)";
   if (column->in_primary_key && column->affinity == AFFINITY_INTEGER)
     return "a surrogate id (an integer primary key)";
@@ -629,8 +346,8 @@ surrogate_reason (Run        *run,
 
 /* Table analysis --------------------------------------------------------- */
 
-static gint64
-result_int64 (GrammarResult *result,
+gint64
+grammar_schema_gen_result_int64 (GrammarResult *result,
               guint          column)
 {
   GVariant *value = grammar_result_get_value (result, 0, column);
@@ -668,11 +385,11 @@ count_values (Run        *run,
 {
   g_autoptr (GString) sql = g_string_new ("SELECT COUNT(*)");
   g_autoptr (GrammarResult) result = NULL;
-  g_autofree char *table = sql_name (run, info->name);
+  g_autofree char *table = grammar_schema_gen_sql_name (run, info->name);
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      g_autofree char *column = sql_name (run, column_at (info, i)->name);
+      g_autofree char *column = grammar_schema_gen_sql_name (run, grammar_schema_gen_column_at (info, i)->name);
 
       g_string_append_printf (sql, ", COUNT(%s), COUNT(DISTINCT %s), AVG(LENGTH(%s))", column, column, column);
     }
@@ -684,13 +401,13 @@ count_values (Run        *run,
       g_prefix_error (error, "cannot count the values of table “%s”: ", info->name);
       return FALSE;
     }
-  info->n_rows = result_int64 (result, 0);
+  info->n_rows = grammar_schema_gen_result_int64 (result, 0);
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
-      column->n_values = result_int64 (result, 1 + 3 * i);
-      column->n_distinct = result_int64 (result, 2 + 3 * i);
+      column->n_values = grammar_schema_gen_result_int64 (result, 1 + 3 * i);
+      column->n_distinct = grammar_schema_gen_result_int64 (result, 2 + 3 * i);
       column->mean_length = result_double (result, 3 + 3 * i);
     }
   return TRUE;
@@ -703,7 +420,7 @@ read_keys (TableInfo *info)
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
       const char *single[] = { column->name, NULL };
 
       column->in_primary_key = grammar_column_get_primary_key_position (column->column) > 0;
@@ -718,7 +435,7 @@ read_keys (TableInfo *info)
       for (guint c = 0; columns[c] != NULL; c++)
         for (guint i = 0; i < info->columns->len; i++)
           {
-            ColumnInfo *column = column_at (info, i);
+            ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
             if (g_ascii_strcasecmp (column->name, columns[c]) != 0)
               continue;
@@ -782,10 +499,10 @@ classify_predicate (TableInfo  *table,
   else if (!column->is_text && !column->declared_unique)
     column->predicate_why = g_strdup ("a number that is not declared unique: a measurement to answer, "
                                       "not a name to ask by");
-  else if ((is_named_like_time (column->name) || type_mentions_time (type)) && !column->declared_unique)
+  else if ((grammar_schema_gen_is_named_like_time (column->name) || grammar_schema_gen_type_mentions_time (type)) && !column->declared_unique)
     column->predicate_why = g_strdup ("a date or time not declared unique: a value to answer, not a name to ask by");
   else if (column->is_text && !column->declared_unique &&
-           (is_named_like_free_text (column->name) || column->mean_length > 64.0))
+           (grammar_schema_gen_is_named_like_free_text (column->name) || column->mean_length > 64.0))
     column->predicate_why = g_strdup ("free text (a description, not a name to ask by)");
   else if (is_unique (column))
     column->predicate = PREDICATE_IDENTIFYING;
@@ -806,7 +523,7 @@ identifier_tier (ColumnInfo *column)
     return 0;
   if (column->declared_unique)
     return 3;
-  return is_named_like_name (column->name) ? 2 : 1;
+  return grammar_schema_gen_is_named_like_name (column->name) ? 2 : 1;
 }
 
 static char *
@@ -834,7 +551,7 @@ choose_identifiers (TableInfo *info)
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate == PREDICATE_IDENTIFYING)
         top = MAX (top, identifier_tier (column));
@@ -843,23 +560,23 @@ choose_identifiers (TableInfo *info)
   info->best = -1;
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate != PREDICATE_IDENTIFYING || identifier_tier (column) != top)
         continue;
       if (info->best < 0 ||
-          (is_named_like_name (column->name) && !is_named_like_name (column_at (info, (guint) info->best)->name)))
+          (grammar_schema_gen_is_named_like_name (column->name) && !grammar_schema_gen_is_named_like_name (grammar_schema_gen_column_at (info, (guint) info->best)->name)))
         info->best = (int) i;
     }
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
       g_autofree char *why = NULL;
 
       if (column->predicate != PREDICATE_IDENTIFYING || identifier_tier (column) == top)
         continue;
-      why = describe_demotion (info, column, column_at (info, (guint) info->best));
+      why = describe_demotion (info, column, grammar_schema_gen_column_at (info, (guint) info->best));
       column->predicate = PREDICATE_NONE;
       g_free (column->predicate_why);
       column->predicate_why = g_steal_pointer (&why);
@@ -886,10 +603,6 @@ classify_projection (ColumnInfo *column,
   column->projection = PROJECTION_NONE;
 }
 
-static TableInfo *analyse_table (Run         *run,
-                                 const char  *name,
-                                 GError     **error);
-
 /* A foreign key is projected as the referenced row's name. */
 static gboolean
 classify_follow (Run         *run,
@@ -911,7 +624,7 @@ classify_follow (Run         *run,
     }
   if (g_ascii_strcasecmp (grammar_table_get_name (referenced_table), info->name) == 0)
     referenced = info;
-  else if ((referenced = analyse_table (run, grammar_table_get_name (referenced_table), error)) == NULL)
+  else if ((referenced = grammar_schema_gen_analyse_table (run, grammar_table_get_name (referenced_table), error)) == NULL)
     return FALSE;
   if (referenced->best < 0)
     {
@@ -920,7 +633,7 @@ classify_follow (Run         *run,
       return TRUE;
     }
 
-  best = column_at (referenced, (guint) referenced->best);
+  best = grammar_schema_gen_column_at (referenced, (guint) referenced->best);
   if (g_ascii_strcasecmp (best->name, key) == 0)
     {
       /* The key already is the referenced row's name. */
@@ -934,8 +647,8 @@ classify_follow (Run         *run,
   return TRUE;
 }
 
-static TableInfo *
-analyse_table (Run         *run,
+TableInfo *
+grammar_schema_gen_analyse_table (Run         *run,
                const char  *name,
                GError     **error)
 {
@@ -961,9 +674,9 @@ analyse_table (Run         *run,
 
       column.column = g_ptr_array_index (columns, i);
       column.name = grammar_column_get_name (column.column);
-      column.affinity = affinity_of (grammar_column_get_declared_type (column.column));
+      column.affinity = grammar_schema_gen_affinity_of (grammar_column_get_declared_type (column.column));
       column.is_text = column.affinity == AFFINITY_TEXT || column.affinity == AFFINITY_NONE ||
-                       type_mentions_time (grammar_column_get_declared_type (column.column));
+                       grammar_schema_gen_type_mentions_time (grammar_column_get_declared_type (column.column));
       g_array_append_val (info->columns, column);
     }
   /* Registered before the foreign keys are followed, so that a key to
@@ -976,7 +689,7 @@ analyse_table (Run         *run,
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
       const char *surrogate = surrogate_reason (run, info, column);
 
       classify_predicate (info, column, surrogate);
@@ -986,7 +699,7 @@ analyse_table (Run         *run,
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->projection == PROJECTION_DIRECT && column->foreign_key != NULL &&
           !classify_follow (run, info, column, error))
@@ -995,8 +708,8 @@ analyse_table (Run         *run,
   return info;
 }
 
-static void
-collect_referenced_columns (Run *run)
+void
+grammar_schema_gen_collect_referenced_columns (Run *run)
 {
   GPtrArray *tables = grammar_schema_get_tables (run->self->schema);
 
@@ -1020,359 +733,6 @@ collect_referenced_columns (Run *run)
     }
 }
 
-/* Candidates ------------------------------------------------------------- */
-
-typedef struct
-{
-  GString *from;           /* the FROM clause after the keyword */
-  char *projection;        /* the projected expression */
-  GPtrArray *expressions;  /* predicate expressions */
-  GPtrArray *placeholders; /* their placeholders, quoted as written */
-  GPtrArray *names;        /* their “table.column” names, for messages */
-  GPtrArray *aliases;      /* aliases in use */
-} Candidate;
-
-static Candidate *
-candidate_new (void)
-{
-  Candidate *candidate = g_new0 (Candidate, 1);
-
-  candidate->from = g_string_new (NULL);
-  candidate->expressions = g_ptr_array_new_with_free_func (g_free);
-  candidate->placeholders = g_ptr_array_new_with_free_func (g_free);
-  candidate->names = g_ptr_array_new_with_free_func (g_free);
-  candidate->aliases = g_ptr_array_new_with_free_func (g_free);
-  return candidate;
-}
-
-static void
-candidate_free (Candidate *candidate)
-{
-  g_string_free (candidate->from, TRUE);
-  g_free (candidate->projection);
-  g_ptr_array_unref (candidate->expressions);
-  g_ptr_array_unref (candidate->placeholders);
-  g_ptr_array_unref (candidate->names);
-  g_ptr_array_unref (candidate->aliases);
-  g_free (candidate);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Candidate, candidate_free)
-
-static gboolean
-alias_taken (Candidate  *candidate,
-             const char *alias)
-{
-  for (guint i = 0; i < candidate->aliases->len; i++)
-    if (g_str_equal (g_ptr_array_index (candidate->aliases, i), alias))
-      return TRUE;
-  return FALSE;
-}
-
-/* The initials of a name's words, ASCII letters only: `employment` →
- * `e`, `project_assignment` → `pa`. */
-static char *
-initials (const char *name)
-{
-  g_auto (GStrv) words = name != NULL ? split_words (name) : NULL;
-  GString *letters = g_string_new (NULL);
-
-  for (guint i = 0; words != NULL && words[i] != NULL; i++)
-    if (g_ascii_isalpha (words[i][0]))
-      g_string_append_c (letters, words[i][0]);
-  return g_string_free (letters, FALSE);
-}
-
-/* An alias from the table's initials (`employment e`, as the paper
- * writes it), or from the foreign key column's when those are taken
- * (`employee s` for `supervisor_id`), or a numbered one. */
-static const char *
-new_alias (Candidate  *candidate,
-           const char *table,
-           const char *hint)
-{
-  g_autofree char *from_table = initials (table);
-  g_autofree char *from_hint = NULL;
-  char *alias = NULL;
-
-  if (hint != NULL)
-    {
-      /* `supervisor_id` → `s`, not `si`. */
-      g_auto (GStrv) words = split_words (hint);
-
-      from_hint = words[0] != NULL && g_ascii_isalpha (words[0][0]) ? g_strndup (words[0], 1) : g_strdup ("");
-    }
-  if (from_table[0] == '\0')
-    {
-      g_free (from_table);
-      from_table = g_strdup ("t");
-    }
-
-  /* Initials can spell a keyword (`account_statement` → `as`). */
-  if (!alias_taken (candidate, from_table) && is_plain_identifier (from_table))
-    alias = g_strdup (from_table);
-  else if (from_hint != NULL && from_hint[0] != '\0' && !alias_taken (candidate, from_hint))
-    alias = g_strdup (from_hint);
-  for (guint n = 2; alias == NULL; n++)
-    {
-      g_autofree char *numbered = g_strdup_printf ("%s%u", from_table, n);
-
-      if (!alias_taken (candidate, numbered))
-        alias = g_steal_pointer (&numbered);
-    }
-  g_ptr_array_add (candidate->aliases, alias);
-  return alias;
-}
-
-static void
-add_first_table (Run        *run,
-                 Candidate  *candidate,
-                 const char *table,
-                 const char *alias)
-{
-  g_autofree char *quoted = sql_name (run, table);
-
-  g_string_append (candidate->from, quoted);
-  if (alias != NULL)
-    g_string_append_printf (candidate->from, " %s", alias);
-}
-
-static void
-add_join (Run        *run,
-          Candidate  *candidate,
-          const char *table,
-          const char *alias,
-          const char *from_alias,
-          const char *from_column,
-          const char *to_column)
-{
-  g_autofree char *quoted = sql_name (run, table);
-  g_autofree char *left = sql_column (run, from_alias, from_column);
-  g_autofree char *right = sql_column (run, alias, to_column);
-
-  g_string_append_printf (candidate->from, " JOIN %s %s ON %s = %s", quoted, alias, left, right);
-}
-
-static void
-add_predicate (Run        *run,
-               Candidate  *candidate,
-               const char *alias,
-               TableInfo  *table,
-               ColumnInfo *column)
-{
-  g_ptr_array_add (candidate->expressions, sql_column (run, alias, column->name));
-  g_ptr_array_add (candidate->placeholders, placeholder (table->name, column));
-  g_ptr_array_add (candidate->names, g_strconcat (table->name, ".", column->name, NULL));
-}
-
-static char *
-candidate_sql (Candidate *candidate)
-{
-  g_autoptr (GString) sql = g_string_new (NULL);
-
-  g_string_append_printf (sql, "SELECT %s FROM %s WHERE ", candidate->projection, candidate->from->str);
-  for (guint i = 0; i < candidate->expressions->len; i++)
-    g_string_append_printf (sql, "%s%s = %s", i > 0 ? " AND " : "",
-                            (char *) g_ptr_array_index (candidate->expressions, i),
-                            (char *) g_ptr_array_index (candidate->placeholders, i));
-  return g_string_free (g_steal_pointer (&sql), FALSE);
-}
-
-/* The singular-answer check ---------------------------------------------- */
-
-static char *
-join_expressions (Candidate  *candidate,
-                  const char *separator,
-                  const char *suffix)
-{
-  g_autoptr (GString) text = g_string_new (NULL);
-
-  for (guint i = 0; i < candidate->expressions->len; i++)
-    g_string_append_printf (text, "%s%s%s", i > 0 ? separator : "",
-                            (char *) g_ptr_array_index (candidate->expressions, i), suffix);
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
-static char *
-value_as_literal (GVariant *value)
-{
-  g_autofree char *text = NULL;
-  g_autoptr (GString) quoted = NULL;
-
-  if (value == NULL)
-    return g_strdup ("NULL");
-  text = grammar_value_to_text (value);
-  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    return g_steal_pointer (&text);
-  quoted = g_string_new ("'");
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '\'')
-        g_string_append_c (quoted, '\'');
-      g_string_append_c (quoted, *p);
-    }
-  g_string_append_c (quoted, '\'');
-  return g_string_free (g_steal_pointer (&quoted), FALSE);
-}
-
-static gboolean
-find_example (Run           *run,
-              Candidate     *candidate,
-              const char    *where,
-              const char    *group,
-              Multiplicity  *multiplicity,
-              GError       **error)
-{
-  g_autofree char *sql = g_strdup_printf ("SELECT %s, COUNT(*) AS n FROM %s WHERE %s GROUP BY %s"
-                                          " ORDER BY n DESC, %s LIMIT 1",
-                                          group, candidate->from->str, where, group, group);
-  g_autoptr (GrammarResult) result = grammar_database_query (run->self->database, sql, NULL,
-                                                             run->cancellable, error);
-  g_autoptr (GString) example = g_string_new (NULL);
-  guint n = candidate->expressions->len;
-
-  if (result == NULL)
-    return FALSE;
-  if (grammar_result_get_n_rows (result) == 0)
-    return TRUE;
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *literal = value_as_literal (grammar_result_get_value (result, 0, i));
-
-      g_string_append_printf (example, "%s%s", i > 0 ? ", " : "", literal);
-    }
-  multiplicity->example = n > 1 ? g_strdup_printf ("(%s)", example->str) : g_strdup (example->str);
-  return TRUE;
-}
-
-/* How many rows each binding of the predicates gives, in one grouped
- * query — never one query per binding. Candidates with the same FROM and
- * predicates share the answer. */
-static Multiplicity *
-check_multiplicity (Run        *run,
-                    Candidate  *candidate,
-                    GError    **error)
-{
-  g_autofree char *where = join_expressions (candidate, " AND ", " IS NOT NULL");
-  g_autofree char *group = join_expressions (candidate, ", ", "");
-  g_autofree char *key = g_strdup_printf ("%s WHERE %s GROUP BY %s", candidate->from->str, where, group);
-  g_autofree char *sql = NULL;
-  g_autoptr (GrammarResult) result = NULL;
-  Multiplicity *multiplicity = g_hash_table_lookup (run->checks, key);
-
-  if (multiplicity != NULL)
-    return multiplicity;
-
-  sql = g_strdup_printf ("SELECT COUNT(*), COALESCE(SUM(CASE WHEN n > 1 THEN 1 ELSE 0 END), 0),"
-                         " COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM %s) AS bindings", key);
-  result = grammar_database_query (run->self->database, sql, NULL, run->cancellable, error);
-  if (result == NULL)
-    {
-      g_prefix_error (error, "cannot check the answers of “SELECT … FROM %s”: ", candidate->from->str);
-      return NULL;
-    }
-
-  multiplicity = g_new0 (Multiplicity, 1);
-  multiplicity->n_bindings = result_int64 (result, 0);
-  multiplicity->n_plural = result_int64 (result, 1);
-  multiplicity->max_rows = result_int64 (result, 2);
-  if (multiplicity->n_plural > 0 && !find_example (run, candidate, where, group, multiplicity, error))
-    {
-      multiplicity_free (multiplicity);
-      return NULL;
-    }
-  g_hash_table_insert (run->checks, g_steal_pointer (&key), multiplicity);
-  return multiplicity;
-}
-
-/* `company.Name`, or `(company.Name, people.Name)` */
-static char *
-describe_names (Candidate *candidate)
-{
-  GString *names = g_string_new (NULL);
-
-  for (guint i = 0; i < candidate->names->len; i++)
-    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (candidate->names, i));
-  if (candidate->names->len > 1)
-    {
-      g_string_prepend_c (names, '(');
-      g_string_append_c (names, ')');
-    }
-  return g_string_free (names, FALSE);
-}
-
-static char *
-describe_plural (Candidate    *candidate,
-                 Multiplicity *multiplicity)
-{
-  g_autofree char *names = describe_names (candidate);
-  const char *what = candidate->names->len > 1 ? "combinations" : "values";
-
-  return g_strdup_printf ("%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " %s %s match several rows"
-                          " (%s: %" G_GINT64_FORMAT " rows)",
-                          multiplicity->n_plural, multiplicity->n_bindings, names, what,
-                          multiplicity->example != NULL ? multiplicity->example : "for example",
-                          multiplicity->max_rows);
-}
-
-/* Checks a candidate and keeps it, or reports why not. @why says why it is
- * acceptable (the note). */
-static gboolean
-consider (Run         *run,
-          Candidate   *candidate,
-          const char  *why,
-          GError     **error)
-{
-  g_autofree char *sql = candidate_sql (candidate);
-  g_autofree char *note = NULL;
-  g_autoptr (GrammarSqlTemplate) template = NULL;
-  g_autoptr (GError) local_error = NULL;
-  Multiplicity *multiplicity = check_multiplicity (run, candidate, error);
-
-  if (multiplicity == NULL)
-    return FALSE;
-  if (multiplicity->n_bindings == 0)
-    {
-      drop (run, "dropped: %s — no binding of its placeholders has an answer in the data", sql);
-      return TRUE;
-    }
-  if (multiplicity->n_plural > 0)
-    {
-      g_autofree char *plural = describe_plural (candidate, multiplicity);
-
-      if (!run->self->keep_plural)
-        {
-          drop (run, "dropped: %s — plural answer: %s", sql, plural);
-          return TRUE;
-        }
-      note = g_strdup_printf ("%s; the answer can be plural: %s; kept because plural answers are allowed",
-                              why, plural);
-    }
-  else if (candidate->names->len > 1)
-    {
-      g_autofree char *names = describe_names (candidate);
-
-      note = g_strdup_printf ("%s; each of the %" G_GINT64_FORMAT " %s combinations in the data has one row",
-                              why, multiplicity->n_bindings, names);
-    }
-  else
-    note = g_strdup (why);
-
-  template = grammar_sql_template_new (sql, GRAMMAR_TEMPLATE_ORIGIN_SCHEMA, &local_error);
-  if (template == NULL ||
-      !grammar_sql_template_validate (template, run->self->database, run->self->schema, &local_error))
-    {
-      /* The generator's own SQL should always be valid: say so loudly. */
-      drop (run, "dropped: %s — does not validate: %s", sql, local_error->message);
-      return TRUE;
-    }
-  if (!g_hash_table_add (run->ids, g_strdup (grammar_sql_template_get_id (template))))
-    return TRUE;
-  grammar_sql_template_set_note (template, note);
-  g_ptr_array_add (run->kept, g_steal_pointer (&template));
-  return TRUE;
-}
-
 /* Templates about one table ----------------------------------------------- */
 
 /* `SELECT Industry FROM company WHERE Name = '[company.Name]'`, or with
@@ -1385,30 +745,30 @@ entity_template (Run         *run,
                  ColumnInfo  *projected,
                  GError     **error)
 {
-  g_autoptr (Candidate) candidate = candidate_new ();
+  g_autoptr (Candidate) candidate = grammar_schema_gen_candidate_new ();
   g_autofree char *why = NULL;
 
   if (projected->projection == PROJECTION_DIRECT)
     {
-      add_first_table (run, candidate, info->name, NULL);
-      candidate->projection = sql_column (run, NULL, projected->name);
-      add_predicate (run, candidate, NULL, info, predicate);
+      grammar_schema_gen_add_first_table (run, candidate, info->name, NULL);
+      candidate->projection = grammar_schema_gen_sql_column (run, NULL, projected->name);
+      grammar_schema_gen_add_predicate (run, candidate, NULL, info, predicate);
       why = g_strdup_printf ("%s; projects %s", predicate->predicate_why, projected->name);
     }
   else
     {
-      const char *alias = new_alias (candidate, info->name, NULL);
-      const char *other = new_alias (candidate, projected->follow_table, projected->name);
+      const char *alias = grammar_schema_gen_new_alias (candidate, info->name, NULL);
+      const char *other = grammar_schema_gen_new_alias (candidate, projected->follow_table, projected->name);
 
-      add_first_table (run, candidate, info->name, alias);
-      add_join (run, candidate, projected->follow_table, other, alias, projected->name, projected->follow_key);
-      candidate->projection = sql_column (run, other, projected->follow_column);
-      add_predicate (run, candidate, alias, info, predicate);
+      grammar_schema_gen_add_first_table (run, candidate, info->name, alias);
+      grammar_schema_gen_add_join (run, candidate, projected->follow_table, other, alias, projected->name, projected->follow_key);
+      candidate->projection = grammar_schema_gen_sql_column (run, other, projected->follow_column);
+      grammar_schema_gen_add_predicate (run, candidate, alias, info, predicate);
       why = g_strdup_printf ("%s; projects %s.%s through the foreign key %s.%s instead of the raw key",
                              predicate->predicate_why, projected->follow_table, projected->follow_column,
                              info->name, projected->name);
     }
-  return consider (run, candidate, why, error);
+  return grammar_schema_gen_consider (run, candidate, why, error);
 }
 
 static gboolean
@@ -1418,13 +778,13 @@ entity_templates (Run         *run,
 {
   for (guint p = 0; p < info->columns->len; p++)
     {
-      ColumnInfo *predicate = column_at (info, p);
+      ColumnInfo *predicate = grammar_schema_gen_column_at (info, p);
 
       if (predicate->predicate == PREDICATE_NONE)
         continue;
       for (guint q = 0; q < info->columns->len; q++)
         {
-          ColumnInfo *projected = column_at (info, q);
+          ColumnInfo *projected = grammar_schema_gen_column_at (info, q);
 
           /* Never project what the question already says. */
           if (q == p || projected->projection == PROJECTION_NONE)
@@ -1448,14 +808,14 @@ find_link_keys (TableInfo   *info,
   *first = *second = NULL;
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate == PREDICATE_IDENTIFYING)
         return FALSE;
     }
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->foreign_key == NULL)
         continue;
@@ -1527,7 +887,7 @@ resolve_link_end (Run         *run,
       *problem = g_strdup_printf ("%s references “%s”, which is not in the schema", column->name, referenced_name);
       return TRUE;
     }
-  end->table = analyse_table (run, grammar_table_get_name (table), error);
+  end->table = grammar_schema_gen_analyse_table (run, grammar_table_get_name (table), error);
   if (end->table == NULL)
     return FALSE;
   if (end->table->best < 0)
@@ -1535,11 +895,11 @@ resolve_link_end (Run         *run,
       *problem = g_strdup_printf ("%s has no column that names its rows to ask by", end->table->name);
       return TRUE;
     }
-  end->name = column_at (end->table, (guint) end->table->best);
+  end->name = grammar_schema_gen_column_at (end->table, (guint) end->table->best);
   end->key = NULL;
   for (guint i = 0; i < end->table->columns->len; i++)
-    if (g_ascii_strcasecmp (column_at (end->table, i)->name, key) == 0)
-      end->key = column_at (end->table, i);
+    if (g_ascii_strcasecmp (grammar_schema_gen_column_at (end->table, i)->name, key) == 0)
+      end->key = grammar_schema_gen_column_at (end->table, i);
   if (end->key == NULL)
     *problem = g_strdup_printf ("%s references %s.%s, which is not a column", column->name, end->table->name, key);
   return TRUE;
@@ -1556,24 +916,24 @@ link_template (Run         *run,
                const char  *why,
                GError     **error)
 {
-  g_autoptr (Candidate) candidate = candidate_new ();
-  const char *alias = new_alias (candidate, info->name, NULL);
+  g_autoptr (Candidate) candidate = grammar_schema_gen_candidate_new ();
+  const char *alias = grammar_schema_gen_new_alias (candidate, info->name, NULL);
   const char *aliases[2];
   g_autofree char *note = NULL;
 
-  add_first_table (run, candidate, info->name, alias);
+  grammar_schema_gen_add_first_table (run, candidate, info->name, alias);
   for (guint i = 0; i < 2; i++)
     {
-      aliases[i] = new_alias (candidate, ends[i].table->name, keys[i]->name);
-      add_join (run, candidate, ends[i].table->name, aliases[i], alias, keys[i]->name, ends[i].key->name);
+      aliases[i] = grammar_schema_gen_new_alias (candidate, ends[i].table->name, keys[i]->name);
+      grammar_schema_gen_add_join (run, candidate, ends[i].table->name, aliases[i], alias, keys[i]->name, ends[i].key->name);
     }
-  candidate->projection = sql_column (run, alias, projected->name);
+  candidate->projection = grammar_schema_gen_sql_column (run, alias, projected->name);
   for (guint i = 0; i < 2; i++)
-    add_predicate (run, candidate, aliases[i], ends[i].table, ends[i].name);
+    grammar_schema_gen_add_predicate (run, candidate, aliases[i], ends[i].table, ends[i].name);
 
   note = g_strdup_printf ("%s; %s; %s; projects %s", why, ends[0].name->predicate_why,
                           ends[1].name->predicate_why, projected->name);
-  return consider (run, candidate, note, error);
+  return grammar_schema_gen_consider (run, candidate, note, error);
 }
 
 static gboolean
@@ -1592,12 +952,12 @@ link_templates (Run         *run,
     if (!resolve_link_end (run, info, keys[i], &ends[i], &problem, error))
       return FALSE;
   if (problem == NULL && ends[0].table == ends[1].table)
-    problem = g_strdup_printf ("both foreign keys reference %s, and the two names would be one placeholder "
+    problem = g_strdup_printf ("both foreign keys reference %s, and the two names would be one grammar_schema_gen_placeholder "
                                "[%s.%s] bound to one value", ends[0].table->name, ends[0].table->name,
                                ends[0].name->name);
   if (problem != NULL)
     {
-      drop (run, "dropped: join templates of %s — it links two tables, but %s", info->name, problem);
+      grammar_schema_gen_drop (run, "dropped: join templates of %s — it links two tables, but %s", info->name, problem);
       return TRUE;
     }
 
@@ -1610,7 +970,7 @@ link_templates (Run         *run,
 
   for (guint q = 0; q < info->columns->len; q++)
     {
-      ColumnInfo *projected = column_at (info, q);
+      ColumnInfo *projected = grammar_schema_gen_column_at (info, q);
 
       if (projected == keys[0] || projected == keys[1] || projected->projection != PROJECTION_DIRECT)
         continue;
@@ -1631,17 +991,17 @@ drop_columns (Run       *run,
 {
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = column_at (info, i);
+      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate == PREDICATE_NONE && column->projection == PROJECTION_NONE &&
           g_strcmp0 (column->predicate_why, column->projection_why) == 0)
-        drop (run, "dropped: column %s.%s — %s", info->name, column->name, column->predicate_why);
+        grammar_schema_gen_drop (run, "dropped: column %s.%s — %s", info->name, column->name, column->predicate_why);
       else
         {
           if (column->predicate == PREDICATE_NONE)
-            drop (run, "dropped: predicate %s.%s — %s", info->name, column->name, column->predicate_why);
+            grammar_schema_gen_drop (run, "dropped: predicate %s.%s — %s", info->name, column->name, column->predicate_why);
           if (column->projection == PROJECTION_NONE)
-            drop (run, "dropped: projection %s.%s — %s", info->name, column->name, column->projection_why);
+            grammar_schema_gen_drop (run, "dropped: projection %s.%s — %s", info->name, column->name, column->projection_why);
         }
     }
 }
@@ -1656,15 +1016,15 @@ table_templates (Run           *run,
 
   if (grammar_table_get_is_view (table))
     {
-      drop (run, "dropped: view %s — views repeat their tables' data; templates are made from tables", name);
+      grammar_schema_gen_drop (run, "dropped: view %s — views repeat their tables' data; templates are made from tables", name);
       return TRUE;
     }
-  info = analyse_table (run, name, error);
+  info = grammar_schema_gen_analyse_table (run, name, error);
   if (info == NULL)
     return FALSE;
   if (info->n_rows == 0)
     {
-      drop (run, "dropped: table %s — no rows: nothing to fill in", name);
+      grammar_schema_gen_drop (run, "dropped: table %s — no rows: nothing to fill in", name);
       return TRUE;
     }
   drop_columns (run, info);
@@ -1709,14 +1069,14 @@ grammar_schema_generator_generate (GrammarSchemaGenerator  *self,
 
   run.self = self;
   run.cancellable = cancellable;
-  run.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) table_info_free);
+  run.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) grammar_schema_gen_table_info_free);
   run.referenced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  run.checks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) multiplicity_free);
+  run.checks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) grammar_schema_gen_multiplicity_free);
   run.ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   run.kept = g_ptr_array_new_with_free_func (g_object_unref);
   run.dropped = g_ptr_array_new_with_free_func (g_free);
 
-  collect_referenced_columns (&run);
+  grammar_schema_gen_collect_referenced_columns (&run);
   tables = grammar_schema_get_tables (self->schema);
   for (guint i = 0; i < tables->len; i++)
     if (!table_templates (&run, g_ptr_array_index (tables, i), error))

@@ -1,0 +1,196 @@
+/* grammar-schema-generator-private.h: what the parts of the schema-driven SQL generator share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "grammar-database.h"
+#include "grammar-schema-generator.h"
+#include "grammar-sql-template.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GrammarSchemaGenerator:
+ *
+ * Proposes SQL templates from a database's schema and its data, following
+ * the criteria of the GRAMMAR paper (its Table 3 prompt and §B.1) without
+ * asking a language model:
+ *
+ * - one projected column, one grammar_schema_gen_placeholder predicate per identified entity;
+ * - the predicate is on a column that identifies one row — a primary key,
+ *   a unique constraint, or a column verified unique in the data with one
+ *   set-based query — and that a person would ask by: never a surrogate id
+ *   (integer primary keys, numeric key columns, columns named `id`, `*_id`,
+ *   `*ID`), a foreign key, a date, free text or a measurement; text columns
+ *   are preferred, and a number is asked by only when it is declared unique
+ *   and the table has no text name;
+ * - a predicate column is never projected, nor is a surrogate id;
+ * - a foreign key is followed: the template projects the referenced row's
+ *   name instead of the raw key
+ *   (`SELECT c.name FROM project p JOIN client c ON p.client_id = c.client_id WHERE p.name = '[project.name]'`);
+ * - a table that links two others by two foreign keys (an associative
+ *   table such as Spider's `employment`) gives join templates asking by
+ *   both names, the paper's `Year_working` example;
+ * - a template is kept only when its answer is a single row for every
+ *   binding found in the data, checked with one grouped query per distinct
+ *   `FROM … WHERE` shape (see #GrammarSchemaGenerator:keep-plural).
+ *
+ * Every kept template carries a note (grammar_sql_template_get_note())
+ * saying why it is acceptable; every candidate that was not kept is
+ * reported with the reason. Placeholders are written inside quotes for
+ * text columns and bare for numbers. The output follows the schema's order
+ * of tables and columns, so the same database gives the same templates.
+ */
+struct _GrammarSchemaGenerator
+{
+  GObject parent_instance;
+
+  GrammarDatabase *database;
+  GrammarSchema *schema;
+  gboolean keep_plural;
+};
+
+/* How SQLite reads a declared type (its “type affinity” rules). */
+typedef enum {
+  AFFINITY_TEXT,
+  AFFINITY_INTEGER,
+  AFFINITY_REAL,
+  AFFINITY_NUMERIC,
+  AFFINITY_BLOB,
+  AFFINITY_NONE,
+} Affinity;
+
+typedef enum {
+  PREDICATE_NONE,         /* never asked by */
+  PREDICATE_IDENTIFYING,  /* identifies one row: asked by */
+  PREDICATE_PLURAL,       /* a descriptive column shared by several rows */
+} PredicateRole;
+
+typedef enum {
+  PROJECTION_NONE,
+  PROJECTION_DIRECT,
+  PROJECTION_FOLLOW,      /* a foreign key: project the referenced row's name */
+} ProjectionRole;
+
+typedef struct
+{
+  GrammarColumn *column;           /* owned by the schema */
+  const char *name;
+  Affinity affinity;
+  gboolean is_text;                /* quoted grammar_schema_gen_placeholder */
+  gboolean declared_unique;
+  gboolean in_primary_key;
+  GrammarForeignKey *foreign_key;  /* the single-column key from this column, or NULL */
+  gboolean in_composite_key;       /* part of a foreign key of several columns */
+  const char *key_target;          /* the table a foreign key from this column references */
+  gint64 n_values;                 /* not NULL */
+  gint64 n_distinct;
+  double mean_length;
+
+  PredicateRole predicate;
+  char *predicate_why;             /* the evidence, or why it is not asked by */
+  ProjectionRole projection;
+  char *projection_why;            /* why it is not projected */
+  char *follow_table;              /* PROJECTION_FOLLOW: the referenced table and its */
+  char *follow_column;             /* naming column, schema spelling */
+  char *follow_key;                /* the referenced column */
+} ColumnInfo;
+
+typedef struct
+{
+  GrammarTable *table;  /* owned by the schema */
+  const char *name;
+  gint64 n_rows;
+  GArray *columns;      /* ColumnInfo */
+  int best;             /* the column that names a row best, or -1 */
+} TableInfo;
+
+/* How many rows share a predicate value, over all bindings. */
+typedef struct
+{
+  gint64 n_bindings;
+  gint64 n_plural;
+  gint64 max_rows;
+  char *example;  /* the binding with the most rows, as SQL literals */
+} Multiplicity;
+
+typedef struct
+{
+  GrammarSchemaGenerator *self;
+  GCancellable *cancellable;
+  GHashTable *tables;      /* lowercased name → TableInfo, analysed on demand */
+  GHashTable *referenced;  /* "table\ncolumn", lowercased: columns foreign keys point at */
+  GHashTable *checks;      /* FROM … WHERE text → Multiplicity */
+  GHashTable *ids;         /* template ids kept */
+  GPtrArray *kept;         /* GrammarSqlTemplate */
+  GPtrArray *dropped;      /* char * */
+} Run;
+
+typedef struct
+{
+  GString *from;           /* the FROM clause after the keyword */
+  char *projection;        /* the projected expression */
+  GPtrArray *expressions;  /* predicate expressions */
+  GPtrArray *placeholders; /* their placeholders, quoted as written */
+  GPtrArray *names;        /* their “table.column” names, for messages */
+  GPtrArray *aliases;      /* aliases in use */
+} Candidate;
+
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_is_plain_identifier (const char *name);
+G_GNUC_INTERNAL
+Affinity grammar_schema_gen_affinity_of (const char *declared_type);
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_type_mentions_time (const char *declared_type);
+G_GNUC_INTERNAL
+GStrv grammar_schema_gen_split_words (const char *name);
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_is_named_like_id (const char *name);
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_is_named_like_time (const char *name);
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_is_named_like_free_text (const char *name);
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_is_named_like_name (const char *name);
+G_GNUC_INTERNAL
+void grammar_schema_gen_table_info_free (TableInfo *info);
+G_GNUC_INTERNAL
+ColumnInfo * grammar_schema_gen_column_at (TableInfo *info, guint index);
+G_GNUC_INTERNAL
+void grammar_schema_gen_multiplicity_free (Multiplicity *multiplicity);
+G_GNUC_INTERNAL
+void grammar_schema_gen_drop (Run *run, const char *format, ...) G_GNUC_PRINTF (2, 3);
+G_GNUC_INTERNAL
+char * grammar_schema_gen_sql_name (Run *run, const char *name);
+G_GNUC_INTERNAL
+char * grammar_schema_gen_sql_column (Run *run, const char *alias, const char *column);
+G_GNUC_INTERNAL
+char * grammar_schema_gen_placeholder (const char *table, ColumnInfo *column);
+G_GNUC_INTERNAL
+gint64 grammar_schema_gen_result_int64 (GrammarResult *result, guint column);
+G_GNUC_INTERNAL
+TableInfo * grammar_schema_gen_analyse_table (Run *run, const char *name, GError **error);
+G_GNUC_INTERNAL
+void grammar_schema_gen_collect_referenced_columns (Run *run);
+G_GNUC_INTERNAL
+void grammar_schema_gen_run_clear (Run *run);
+G_GNUC_INTERNAL
+Candidate * grammar_schema_gen_candidate_new (void);
+G_GNUC_INTERNAL
+const char * grammar_schema_gen_new_alias (Candidate *candidate, const char *table, const char *hint);
+G_GNUC_INTERNAL
+void grammar_schema_gen_add_first_table (Run *run, Candidate *candidate, const char *table, const char *alias);
+G_GNUC_INTERNAL
+void grammar_schema_gen_add_join (Run *run, Candidate *candidate, const char *table, const char *alias, const char *from_alias, const char *from_column, const char *to_column);
+G_GNUC_INTERNAL
+void grammar_schema_gen_add_predicate (Run *run, Candidate *candidate, const char *alias, TableInfo *table, ColumnInfo *column);
+G_GNUC_INTERNAL
+gboolean grammar_schema_gen_consider (Run *run, Candidate *candidate, const char *why, GError **error);
+G_GNUC_INTERNAL
+void grammar_schema_gen_candidate_free (Candidate *candidate);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, grammar_schema_gen_run_clear)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Candidate, grammar_schema_gen_candidate_free)
+
+G_END_DECLS
