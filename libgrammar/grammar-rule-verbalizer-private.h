@@ -1,0 +1,207 @@
+/* grammar-rule-verbalizer-private.h: what the parts of the rule verbalizer share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "grammar-rule-verbalizer.h"
+
+G_BEGIN_DECLS
+
+#define MAX_COMBINATIONS 64
+#define LONG_MIN_WORDS 30
+
+typedef struct _StyleInfo StyleInfo;
+typedef struct _Token Token;
+typedef struct _TableRef TableRef;
+typedef struct _Projection Projection;
+typedef struct _Entity Entity;
+typedef struct _Meaning Meaning;
+typedef struct _Slots Slots;
+typedef struct _Pattern Pattern;
+typedef struct _Realization Realization;
+typedef struct _Candidate Candidate;
+typedef struct _Group Group;
+typedef struct _Candidates Candidates;
+
+typedef enum {
+  TOKEN_WORD,         /* keyword or bare identifier */
+  TOKEN_IDENTIFIER,   /* "quoted" or `quoted` identifier, unquoted */
+  TOKEN_STRING,
+  TOKEN_NUMBER,
+  TOKEN_PLACEHOLDER,  /* "[T.C]" as written */
+  TOKEN_SYMBOL,
+} TokenKind;
+
+typedef enum {
+  COMPARISON_EQ,
+  COMPARISON_NE,
+  COMPARISON_LT,
+  COMPARISON_LE,
+  COMPARISON_GT,
+  COMPARISON_GE,
+  COMPARISON_LIKE,
+} Comparison;
+
+/* How the projected table relates to the placeholders' tables. */
+typedef enum {
+  SHAPE_SIMPLE,       /* one entity, and the projection is its own column */
+  SHAPE_FOLLOW,       /* one entity, the projection is another table's (a foreign key followed) */
+  SHAPE_LINK,         /* several entities, the projection is a linking table's */
+  SHAPE_OWNER_WITH,   /* several entities, the projection is one of theirs */
+} Shape;
+
+typedef enum {
+  REGISTER_FULL,    /* complete noun phrases with articles */
+  REGISTER_SHORT,   /* no articles, fragments */
+  REGISTER_CASUAL,  /* full, or just the placeholder for a named entity */
+} Register;
+
+/* A target pattern and when it applies. */
+enum {
+  NEEDS_PLAIN = 1 << 0,        /* one column without aggregate */
+  NEEDS_NAMED_FIRST = 1 << 1,  /* the first entity is named by its name or title */
+  NEEDS_SIMPLE = 1 << 2,       /* SHAPE_SIMPLE */
+  NEEDS_SINGULAR = 1 << 3,     /* one projected column */
+  NEEDS_COUNTED = 1 << 4,      /* %E is the counted rows (“employees whose …”) */
+  NEEDS_NOT_COUNTED = 1 << 5,  /* %E is not */
+  NEEDS_NO_WITH_FIRST = 1 << 6, /* “%F with %X”: not when %F has its own “with” */
+};
+
+struct _StyleInfo
+{
+  const char *name;
+  const char *summary;
+  const char *criteria;
+};
+
+struct _Token
+{
+  TokenKind kind;
+  char *text;
+  gboolean quoted;    /* a placeholder written as a string literal */
+};
+
+struct _TableRef
+{
+  char *table;
+  char *alias;  /* nullable */
+};
+
+struct _Projection
+{
+  char *qualifier;         /* nullable */
+  char *column;            /* nullable: "*" or not understood */
+  char *alias;             /* nullable */
+  const char *aggregate;   /* nullable: "number of", "highest"… */
+};
+
+/* One placeholder and the entity its table stands for. */
+struct _Entity
+{
+  char *written;       /* as texts write it: '[company.Name]' or [people.Age] */
+  char *table;
+  char *noun;          /* "company" */
+  char *column;        /* humanised: "name" */
+  Comparison comparison;
+  const char *naming;  /* "named" or "titled" for an equality on a name or title, else NULL */
+  char *qualifier;     /* the alias of the compared column (`c` in `c.Name = …`), or NULL */
+};
+
+struct _Meaning
+{
+  char *attribute;     /* "industry", "number of employees", "industry and headquarters" */
+  gboolean plural;
+  gboolean plain;      /* one column, no aggregate: “the client name” reads well */
+  gboolean counting;   /* COUNT(*): rows of the projected table are counted */
+  char *owner;         /* noun of the projected row: its table's, or its role's (“supervisor”) */
+  int owner_entity;    /* entity whose row is the projected one, or -1 */
+  GPtrArray *entities; /* Entity */
+  Shape shape;
+};
+
+struct _Slots
+{
+  const char *slots[26];
+};
+
+struct _Pattern
+{
+  const char *format;
+  guint needs;
+};
+
+/* One way of saying what is asked: the slots a sentence frame fills. */
+struct _Realization
+{
+  char *target;     /* %T */
+  char *entities;   /* %E */
+  char *relative;   /* %R */
+  guint pattern;    /* which target pattern made %T */
+};
+
+/* Candidate texts, in groups: one group per sentence frame (per
+ * introduction for `long`). Each text has a sub-key (the target pattern,
+ * or the request for `long`) that picking also tries to vary, and groups
+ * have a tier: a lower tier is used up before a higher one is touched. */
+struct _Candidate
+{
+  char *text;
+  guint sub;
+  gboolean picked;
+};
+
+struct _Group
+{
+  guint tier;
+  GArray *items;  /* Candidate */
+};
+
+struct _Candidates
+{
+  GPtrArray *groups;  /* Group, indexed by group key */
+  GHashTable *seen;   /* text → NULL */
+};
+
+struct _GrammarRuleVerbalizer
+{
+  GObject parent_instance;
+
+  GrammarSchema *schema;
+  guint64 seed;
+};
+
+G_GNUC_INTERNAL
+char * grammar_rules_pluralize (const char *noun);
+G_GNUC_INTERNAL
+GArray * grammar_rules_tokenize (const char *sql);
+G_GNUC_INTERNAL
+Token * grammar_rules_token_at (GArray *tokens, guint index);
+G_GNUC_INTERNAL
+gboolean grammar_rules_is_word (Token *token, const char *word);
+G_GNUC_INTERNAL
+gboolean grammar_rules_is_symbol (Token *token, const char *symbol);
+G_GNUC_INTERNAL
+gboolean grammar_rules_is_name (Token *token);
+G_GNUC_INTERNAL
+guint grammar_rules_find_top_level (GArray *tokens, guint from, guint to, const char * const *words);
+G_GNUC_INTERNAL
+GPtrArray * grammar_rules_read_from_clause (GArray *tokens, guint from, guint to);
+G_GNUC_INTERNAL
+GPtrArray * grammar_rules_read_projections (GArray *tokens, guint from, guint to);
+G_GNUC_INTERNAL
+Meaning * grammar_rules_meaning_new (GrammarSqlTemplate *sql_template, GrammarSchema *schema);
+G_GNUC_INTERNAL
+void grammar_rules_slot_set (Slots *slots, char letter, const char *value);
+G_GNUC_INTERNAL
+char * grammar_rules_expand (const char *format, const Slots *slots);
+G_GNUC_INTERNAL
+gboolean grammar_rules_pattern_applies (guint needs, Meaning *meaning, gboolean named_first, const char *first);
+G_GNUC_INTERNAL
+GPtrArray * grammar_rules_realize (Meaning *meaning, Register reg);
+G_GNUC_INTERNAL
+void grammar_rules_meaning_free (Meaning *meaning);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Meaning, grammar_rules_meaning_free)
+
+G_END_DECLS
