@@ -1,0 +1,612 @@
+/* grammar-qa-reader.c: the reader of a QA run: set-based and per-binding queries cut into groups
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "grammar-qa-run-private.h"
+#include "grammar-qa-generator-private.h"
+#include "grammar-document.h"
+#include "grammar-error.h"
+#include "grammar-file-private.h"
+#include "grammar-sql-lexer-private.h"
+#include "grammar-qa-generator.h"
+
+/* The reader ----------------------------------------------------------- */
+
+static gpointer
+writer_thread (gpointer data)
+{
+  Run *run = data;
+
+  for (;;)
+    {
+      Batch *batch = g_async_queue_pop (run->full);
+      gboolean last = batch->plan == NULL;
+
+      if (!last)
+        grammar_qa_write_batch (&run->writer, batch);
+      grammar_qa_batch_reset (batch);
+      g_async_queue_push (run->empty, batch);
+      if (last)
+        break;
+    }
+  grammar_qa_writer_flush (&run->writer);
+  return NULL;
+}
+
+void
+grammar_qa_run_init (Run                *run,
+          GrammarQaGenerator *self,
+          GOutputStream      *output,
+          GCancellable       *cancellable)
+{
+  memset (run, 0, sizeof *run);
+  run->self = self;
+  run->cancellable = cancellable;
+  run->writer.self = self;
+  run->writer.output = output;
+  run->writer.cancellable = cancellable;
+  run->writer.per_group = self->per_group;
+  run->writer.seed = self->seed;
+  run->writer.chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  run->writer.checksum = g_checksum_new (G_CHECKSUM_MD5);
+  run->full = g_async_queue_new ();
+  run->empty = g_async_queue_new_full ((GDestroyNotify) grammar_qa_batch_free);
+  for (guint i = 0; i < N_BATCHES; i++)
+    g_async_queue_push (run->empty, grammar_qa_batch_new ());
+  run->thread = g_thread_try_new ("grammar-qa-writer", writer_thread, run, NULL);
+  if (self->doc_keys == NULL)
+    return;
+  run->doc_keys = self->doc_keys;
+  run->documents = self->documents;
+  run->doc_next = (const guint *) (gpointer) self->doc_next->data;
+  run->group_docs = g_ptr_array_new ();
+  run->seen_rows = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  run->key = g_string_new (NULL);
+}
+
+/* Hands the batch being filled to the writer. */
+gboolean
+grammar_qa_run_send (Run     *run,
+          GError **error)
+{
+  Batch *batch = run->batch;
+
+  run->batch = NULL;
+  if (batch == NULL)
+    return TRUE;
+  if (run->thread != NULL)
+    g_async_queue_push (run->full, batch);
+  else
+    {
+      grammar_qa_write_batch (&run->writer, batch);
+      grammar_qa_batch_reset (batch);
+      g_async_queue_push (run->empty, batch);
+    }
+  /* Once failed is set, the writer's error no longer changes. */
+  if (g_atomic_int_get (&run->writer.failed))
+    {
+      g_propagate_error (error, g_error_copy (run->writer.error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Stops the writer; returns its error, if any. */
+gboolean
+grammar_qa_run_finish (Run     *run,
+            GError **error)
+{
+  Batch *end;
+
+  g_clear_pointer (&run->batch, grammar_qa_batch_free);
+  if (run->thread != NULL)
+    {
+      end = g_async_queue_pop (run->empty);
+      grammar_qa_batch_reset (end);
+      g_async_queue_push (run->full, end);
+      g_thread_join (g_steal_pointer (&run->thread));
+    }
+  else
+    grammar_qa_writer_flush (&run->writer);
+
+  if (run->writer.error != NULL)
+    {
+      if (error != NULL && *error == NULL)
+        g_propagate_error (error, g_steal_pointer (&run->writer.error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+grammar_qa_run_clear (Run *run)
+{
+  g_clear_pointer (&run->batch, grammar_qa_batch_free);
+  g_async_queue_unref (run->full);
+  g_async_queue_unref (run->empty);
+  grammar_qa_writer_clear (&run->writer);
+  g_clear_pointer (&run->group_docs, g_ptr_array_unref);
+  g_clear_pointer (&run->seen_rows, g_hash_table_unref);
+  if (run->key != NULL)
+    g_string_free (g_steal_pointer (&run->key), TRUE);
+}
+
+void
+grammar_qa_run_progress (Run      *run,
+              gboolean  force)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (!force && now - run->self->last_progress < PROGRESS_INTERVAL_US)
+    return;
+  run->self->last_progress = now;
+  g_signal_emit_by_name (run->self, "progress");
+}
+
+/* The canonical text of a key value: integers and whole reals alike,
+ * since SQL compares them equal. */
+void
+grammar_qa_append_canonical_int (GString *out,
+                      gint64   value)
+{
+  char text[24];
+  char *p = text + sizeof text;
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+
+  do
+    {
+      *--p = '0' + magnitude % 10;
+      magnitude /= 10;
+    }
+  while (magnitude != 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_c (out, 'i');
+  g_string_append_len (out, p, text + sizeof text - p);
+}
+
+void
+grammar_qa_append_canonical_value (GString  *out,
+                        GVariant *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    grammar_qa_append_canonical_int (out, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    {
+      double real = g_variant_get_double (value);
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (isfinite (real) && real == floor (real) && fabs (real) < 9.2e18)
+        grammar_qa_append_canonical_int (out, (gint64) real);
+      else
+        g_string_append_printf (out, "d%s", g_ascii_formatd (text, sizeof text, "%.17g", real));
+    }
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      g_string_append_c (out, 's');
+      g_string_append (out, g_variant_get_string (value, NULL));
+    }
+  else
+    {
+      g_autofree char *text = grammar_value_to_text (value);
+
+      g_string_append_printf (out, "b%s", text);
+    }
+}
+
+/* Looks up the documents of the rows the cursor's row read: the key
+ * columns of each source start at @first. */
+void
+grammar_qa_collect_doc_ids (Run           *run,
+                 Plan          *plan,
+                 GrammarCursor *cursor,
+                 guint          first)
+{
+  for (guint s = 0; s < plan->doc_sources->len; s++)
+    {
+      DocSource *source = g_ptr_array_index (plan->doc_sources, s);
+      guint document = 0;
+      gboolean complete = TRUE;
+
+      g_string_assign (run->key, source->prefix);
+      for (guint k = 0; k < source->n_columns && complete; k++)
+        {
+          g_autoptr (GVariant) value = grammar_cursor_get_value (cursor, first + source->columns[k]);
+
+          complete = value != NULL;
+          if (complete)
+            {
+              g_string_append (run->key, source->names[k]);
+              g_string_append_c (run->key, '=');
+              grammar_qa_append_canonical_value (run->key, value);
+              g_string_append_c (run->key, '\x1f');
+            }
+        }
+      if (complete)
+        document = GPOINTER_TO_UINT (g_hash_table_lookup (run->doc_keys, run->key->str));
+      for (; document != 0; document = run->doc_next[document - 1])
+        g_ptr_array_add (run->group_docs,
+                         (gpointer) grammar_document_get_id (g_ptr_array_index (run->documents, document - 1)));
+    }
+}
+
+/* Whether the answer row that starts at cell @start is new in its group. */
+static gboolean
+row_is_new (Run   *run,
+            guint  start)
+{
+  Batch *batch = run->batch;
+  GByteArray *bytes = g_byte_array_new ();
+
+  for (guint c = start; c < batch->cells->len; c++)
+    {
+      const Cell *cell = &g_array_index (batch->cells, Cell, c);
+      g_autofree char *other = NULL;
+
+      g_byte_array_append (bytes, (const guint8 *) &cell->kind, sizeof cell->kind);
+      if (cell->kind == CELL_TEXT)
+        g_byte_array_append (bytes, (const guint8 *) batch->texts.data + cell->text.offset, cell->text.length + 1);
+      else if (cell->kind == CELL_INT)
+        g_byte_array_append (bytes, (const guint8 *) &cell->integer, sizeof cell->integer);
+      else if (cell->kind == CELL_DOUBLE)
+        g_byte_array_append (bytes, (const guint8 *) &cell->real, sizeof cell->real);
+      else if (cell->kind == CELL_OTHER)
+        {
+          other = g_variant_print (cell->variant, TRUE);
+          g_byte_array_append (bytes, (const guint8 *) other, strlen (other) + 1);
+        }
+    }
+  return g_hash_table_add (run->seen_rows, g_byte_array_free_to_bytes (bytes));
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The open group's document ids, sorted and unique, as a JSON array. */
+static void
+add_group_doc_ids (Run   *run,
+                   Batch *batch)
+{
+  DocSpan span = { batch->doc_ids.len, 0 };
+  const char *last = NULL;
+
+  g_ptr_array_sort (run->group_docs, compare_strings);
+  grammar_qa_buffer_append_c (&batch->doc_ids, '[');
+  for (guint i = 0; i < run->group_docs->len; i++)
+    {
+      const char *id = g_ptr_array_index (run->group_docs, i);
+
+      if (last != NULL && strcmp (last, id) == 0)
+        continue;
+      if (last != NULL)
+        grammar_qa_buffer_append_c (&batch->doc_ids, ',');
+      grammar_qa_append_json_string (&batch->doc_ids, id, strlen (id));
+      last = id;
+    }
+  grammar_qa_buffer_append_c (&batch->doc_ids, ']');
+  span.length = batch->doc_ids.len - span.offset;
+  g_array_append_val (batch->doc_spans, span);
+}
+
+/* Opens a group with its key values (which stay the caller's). */
+static void
+group_begin (Run       *run,
+             Plan      *plan,
+             GVariant **keys,
+             guint      width)
+{
+  Batch *batch = run->batch;
+
+  if (batch == NULL)
+    {
+      batch = run->batch = g_async_queue_pop (run->empty);
+      batch->plan = plan;
+      batch->width = width;
+    }
+  run->group_start = batch->cells->len;
+  run->group_texts = batch->texts.len;
+  run->group_rows = 0;
+  for (guint p = 0; p < plan->n_placeholders; p++)
+    grammar_qa_batch_add_cell (batch, keys[p]);
+  if (run->doc_keys != NULL)
+    {
+      g_ptr_array_set_size (run->group_docs, 0);
+      if (plan->dedupe)
+        g_hash_table_remove_all (run->seen_rows);
+    }
+}
+
+static void
+group_add_row (Run           *run,
+               GrammarCursor *cursor,
+               guint          first_column)
+{
+  guint n_columns = first_column + run->batch->width;
+  guint row_start = run->batch->cells->len;
+  gsize texts_start = run->batch->texts.len;
+
+  for (guint c = first_column; c < n_columns; c++)
+    {
+      g_autoptr (GVariant) value = grammar_cursor_get_value (cursor, c);
+
+      grammar_qa_batch_add_cell (run->batch, value);
+    }
+  if (G_UNLIKELY (run->doc_keys != NULL) && run->batch->plan->n_doc_columns > 0)
+    {
+      grammar_qa_collect_doc_ids (run, run->batch->plan, cursor, n_columns);
+      if (run->batch->plan->dedupe && !row_is_new (run, row_start))
+        {
+          grammar_qa_batch_truncate (run->batch, row_start);
+          run->batch->texts.len = texts_start;
+          return;
+        }
+    }
+  run->group_rows++;
+}
+
+/* Closes the open group: dropped when its answer is empty, else kept;
+ * a full batch goes to the writer. */
+static gboolean
+group_end (Run     *run,
+           GError **error)
+{
+  Batch *batch = run->batch;
+
+  if (run->group_rows == 0)
+    {
+      grammar_qa_batch_truncate (batch, run->group_start);
+      batch->texts.len = run->group_texts;
+      run->self->n_skipped++;
+      return TRUE;
+    }
+  g_array_append_val (batch->rows, run->group_rows);
+  if (run->doc_keys != NULL)
+    add_group_doc_ids (run, batch);
+  run->self->n_groups++;
+  run->self->n_records += run->records_per_group;
+  if ((run->self->n_groups & 1023) == 0)
+    grammar_qa_run_progress (run, FALSE);
+  if (batch->rows->len >= BATCH_GROUPS || batch->cells->len >= BATCH_CELLS)
+    return grammar_qa_run_send (run, error);
+  return TRUE;
+}
+
+static gboolean
+propagate_cursor_error (GError  *local_error,
+                        GError **error)
+{
+  if (local_error == NULL)
+    return TRUE;
+  g_propagate_error (error, local_error);
+  return FALSE;
+}
+
+static void
+clear_values (GVariant **values,
+              guint      n)
+{
+  for (guint i = 0; i < n; i++)
+    g_clear_pointer (&values[i], g_variant_unref);
+}
+
+/* The set-based plan: one query, cut into groups where the keys change. */
+gboolean
+grammar_qa_run_set_based (Run     *run,
+               Plan    *plan,
+               GError **error)
+{
+  guint n_keys = plan->n_placeholders;
+  g_autoptr (GrammarCursor) cursor = NULL;
+  g_autofree GVariant **keys = g_new0 (GVariant *, n_keys);
+  g_autofree GVariant **row = g_new0 (GVariant *, n_keys);
+  GError *local_error = NULL;
+  guint64 n_groups = run->self->n_groups;
+  gboolean open = FALSE;
+  gboolean ok = TRUE;
+  guint width;
+
+  cursor = grammar_database_query_cursor (run->self->database, plan->set_based_query, NULL,
+                                          run->cancellable, error);
+  if (cursor == NULL)
+    return FALSE;
+  width = grammar_cursor_get_n_columns (cursor) - n_keys - plan->n_doc_columns;
+
+  while (ok && grammar_cursor_next (cursor, run->cancellable, &local_error))
+    {
+      /* an unordered query has a binding a row */
+      gboolean same = open && plan->ordered;
+
+      for (guint k = 0; k < n_keys; k++)
+        {
+          row[k] = grammar_cursor_get_value (cursor, k);
+          same = same && row[k] != NULL && grammar_qa_same_key (row[k], keys[k]);
+        }
+      if (same)
+        clear_values (row, n_keys);
+      else
+        {
+          ok = !open || group_end (run, error);
+          clear_values (keys, n_keys);
+          memcpy (keys, row, n_keys * sizeof *keys);
+          memset (row, 0, n_keys * sizeof *row);
+          group_begin (run, plan, keys, width);
+          open = TRUE;
+        }
+      group_add_row (run, cursor, n_keys);
+    }
+  clear_values (keys, n_keys);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  if (!ok || (open && !group_end (run, error)))
+    return FALSE;
+
+  /* The skipped combinations are those that never came. */
+  n_groups = run->self->n_groups - n_groups;
+  if (plan->product != G_MAXUINT64 && plan->product >= n_groups)
+    run->self->n_skipped += plan->product - n_groups;
+  return TRUE;
+}
+
+/* The documents of the rows one binding of a template answered per
+ * binding reads, with its second query. */
+static void
+read_doc_rows (Run       *run,
+               Plan      *plan,
+               GVariant  *tuple,
+               GError   **error)
+{
+  g_autoptr (GrammarCursor) cursor = NULL;
+
+  cursor = grammar_database_query_cursor (run->self->database, plan->doc_query, tuple, run->cancellable, error);
+  if (cursor == NULL)
+    return;
+  while (grammar_cursor_next (cursor, run->cancellable, error))
+    grammar_qa_collect_doc_ids (run, plan, cursor, 0);
+}
+
+/* Runs the template for one combination of values. */
+static gboolean
+run_binding (Run       *run,
+             Plan      *plan,
+             GVariant **values,
+             GError   **error)
+{
+  g_autoptr (GVariant) tuple = g_variant_ref_sink (g_variant_new_tuple (values, plan->n_placeholders));
+  g_autoptr (GrammarCursor) cursor = NULL;
+  GError *local_error = NULL;
+
+  cursor = grammar_database_query_cursor (run->self->database,
+                                          grammar_sql_template_get_bound_sql (plan->sql_template),
+                                          tuple, run->cancellable, error);
+  if (cursor == NULL)
+    return FALSE;
+  group_begin (run, plan, values, grammar_cursor_get_n_columns (cursor));
+  while (grammar_cursor_next (cursor, run->cancellable, &local_error))
+    group_add_row (run, cursor, 0);
+  if (local_error == NULL && run->group_rows > 0 && run->doc_keys != NULL && plan->doc_query != NULL)
+    read_doc_rows (run, plan, tuple, &local_error);
+  if (local_error != NULL)
+    {
+      /* dropped as if empty */
+      run->group_rows = 0;
+      group_end (run, NULL);
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return group_end (run, error);
+}
+
+/* The distinct non-NULL values of a placeholder's column, in binary
+ * order: the order an ordered set-based plan's keys come in. */
+static GrammarCursor *
+distinct_values_cursor (GrammarDatabase     *database,
+                        GrammarSqlTemplate  *sql_template,
+                        guint                placeholder,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
+  g_autofree char *table = grammar_database_quote_identifier (database,
+    grammar_sql_template_get_placeholder_table (sql_template, placeholder));
+  g_autofree char *column = grammar_database_quote_identifier (database,
+    grammar_sql_template_get_placeholder_column (sql_template, placeholder));
+  g_autofree char *sql = g_strdup_printf ("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1 COLLATE BINARY",
+                                          column, table, column);
+
+  return grammar_database_query_cursor (database, sql, NULL, cancellable, error);
+}
+
+static GPtrArray *
+load_distinct_values (Run      *run,
+                      Plan     *plan,
+                      guint     placeholder,
+                      GError  **error)
+{
+  g_autoptr (GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  g_autoptr (GrammarCursor) cursor = NULL;
+  GError *local_error = NULL;
+
+  cursor = distinct_values_cursor (run->self->database, plan->sql_template, placeholder,
+                                   run->cancellable, error);
+  if (cursor == NULL)
+    return NULL;
+  while (grammar_cursor_next (cursor, run->cancellable, &local_error))
+    g_ptr_array_add (values, grammar_cursor_get_value (cursor, 0));
+  if (!propagate_cursor_error (local_error, error))
+    return NULL;
+  return g_steal_pointer (&values);
+}
+
+static void
+clear_value_array (gpointer data)
+{
+  if (data != NULL)
+    g_ptr_array_unref (data);
+}
+
+/* The per-binding plan: the first placeholder's values are streamed,
+ * the others (whose product is bounded by max-combinations) are held,
+ * and every combination runs the template's own statement. */
+gboolean
+grammar_qa_run_per_binding (Run     *run,
+                 Plan    *plan,
+                 GError **error)
+{
+  guint n = plan->n_placeholders;
+  g_autoptr (GPtrArray) inner = g_ptr_array_new_with_free_func (clear_value_array);
+  g_autoptr (GrammarCursor) outer = NULL;
+  g_autofree GVariant **values = g_new0 (GVariant *, n);
+  g_autofree guint *index = g_new0 (guint, n);
+  GError *local_error = NULL;
+
+  g_ptr_array_add (inner, NULL);
+  for (guint p = 1; p < n; p++)
+    {
+      GPtrArray *column = load_distinct_values (run, plan, p, error);
+
+      if (column == NULL)
+        return FALSE;
+      g_ptr_array_add (inner, column);
+    }
+  outer = distinct_values_cursor (run->self->database, plan->sql_template, 0, run->cancellable, error);
+  if (outer == NULL)
+    return FALSE;
+
+  while (grammar_cursor_next (outer, run->cancellable, &local_error))
+    {
+      g_autoptr (GVariant) first = grammar_cursor_get_value (outer, 0);
+      gboolean more = TRUE;
+
+      values[0] = first;
+      memset (index, 0, n * sizeof *index);
+      while (more)
+        {
+          guint p;
+
+          for (p = 1; p < n; p++)
+            values[p] = g_ptr_array_index ((GPtrArray *) g_ptr_array_index (inner, p), index[p]);
+          if (!run_binding (run, plan, values, error))
+            return FALSE;
+          /* Advance the odometer, last placeholder fastest. */
+          for (p = n - 1; p >= 1; p--)
+            {
+              if (++index[p] < ((GPtrArray *) g_ptr_array_index (inner, p))->len)
+                break;
+              index[p] = 0;
+            }
+          more = p >= 1 && n > 1;
+        }
+    }
+  return propagate_cursor_error (local_error, error);
+}
