@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "grammar-method-private.h"
 #include "grammar-comparison.h"
 #include "grammar-database.h"
 #include "grammar-document-generator.h"
@@ -71,32 +72,6 @@
  * these happens.
  */
 
-struct _GrammarMethod
-{
-  GObject parent_instance;
-
-  GrammarConfig *config;
-  char *outdir;
-  GStrv styles;
-  guint per_template;
-  guint per_group;
-  guint64 seed;
-  gboolean force;
-
-  gboolean running;
-  JsonNode *report;
-  guint64 n_failed;
-
-  /* built once, when first needed */
-  GrammarDatabase *database;
-  GrammarSchema *schema;
-  GrammarSystem *system;
-  GrammarSqlGenerator *sql_generator;
-  GrammarVerbalizer *verbalizer;
-  GrammarJudgeRunner *judge_runner;
-  GHashTable *file_hashes;   /* path → checksum of its contents, or "" */
-};
-
 enum {
   PROP_0,
   PROP_CONFIG,
@@ -126,30 +101,6 @@ static const char * const default_styles[] = { "short", "long", NULL };
 
 /* The stages ----------------------------------------------------------------- */
 
-typedef enum
-{
-  STEP_SQL_TEMPLATES,
-  STEP_DOCS,
-  STEP_TEXT_TEMPLATES,
-  STEP_QA,
-  STEP_RAG,
-  STEP_JUDGE,
-  STEP_REPORT,
-} StepKind;
-
-static const char * const step_names[] = {
-  "sql-templates", "docs", "text-templates", "qa", "rag", "judge", "report"
-};
-
-typedef struct
-{
-  StepKind kind;
-  char *style;        /* NULL for the stages that are not per style */
-  char *file;         /* the file's name in the output folder */
-  char *path;
-  char *fingerprint;  /* once the stage started */
-} Step;
-
 static void
 step_free (Step *step)
 {
@@ -159,17 +110,6 @@ step_free (Step *step)
   g_free (step->fingerprint);
   g_free (step);
 }
-
-typedef struct
-{
-  GrammarMethod *self;   /* not a reference: the task holds one */
-  GPtrArray *steps;      /* of Step, in the order they run */
-  guint current;
-  GrammarManifest *manifest;
-  char *documents;       /* the corpus this run made, or NULL */
-  gulong progress_handler;
-  GObject *progress_source;
-} Run;
 
 static void
 run_free (Run *run)
@@ -183,8 +123,8 @@ run_free (Run *run)
   g_free (run);
 }
 
-static Step *
-find_step (Run        *run,
+Step *
+grammar_method_find_step (Run        *run,
            StepKind    kind,
            const char *style)
 {
@@ -686,18 +626,6 @@ grammar_method_get_report (GrammarMethod *self)
   return self->report;
 }
 
-static const struct
-{
-  const char *name;
-  const char *file;
-  GrammarReportFormat format;
-} report_formats[] = {
-  { "json", "report.json", GRAMMAR_REPORT_FORMAT_JSON },
-  { "markdown", "report.md", GRAMMAR_REPORT_FORMAT_MARKDOWN },
-  { "html", "report.html", GRAMMAR_REPORT_FORMAT_HTML },
-  { "text", "report.txt", GRAMMAR_REPORT_FORMAT_TEXT },
-};
-
 /**
  * grammar_method_dup_report_path:
  * @self: a #GrammarMethod
@@ -734,197 +662,6 @@ grammar_method_get_n_failed (GrammarMethod *self)
   g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
 
   return self->n_failed;
-}
-
-/* Fingerprints ------------------------------------------------------------ */
-
-/* The checksum of a file's contents, or "" when @path is no regular file;
- * each file is read once a run. */
-static const char *
-file_hash (GrammarMethod *self,
-           const char    *path)
-{
-  const char *known = g_hash_table_lookup (self->file_hashes, path);
-  g_autoptr (GChecksum) checksum = NULL;
-  g_autoptr (GMappedFile) mapped = NULL;
-  char *value;
-
-  if (known != NULL)
-    return known;
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    mapped = g_mapped_file_new (path, FALSE, NULL);
-  if (mapped != NULL)
-    {
-      checksum = g_checksum_new (G_CHECKSUM_SHA256);
-      g_checksum_update (checksum, (const guchar *) g_mapped_file_get_contents (mapped),
-                         g_mapped_file_get_length (mapped));
-      value = g_strdup (g_checksum_get_string (checksum));
-    }
-  else
-    value = g_strdup ("");
-  g_hash_table_insert (self->file_hashes, g_strdup (path), value);
-  return value;
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* Adds @section and the sections its values name, recursively, to @seen. */
-static void
-collect_sections (GKeyFile   *key_file,
-                  const char *section,
-                  GHashTable *seen)
-{
-  g_auto (GStrv) keys = NULL;
-
-  if (!g_key_file_has_group (key_file, section) || !g_hash_table_add (seen, g_strdup (section)))
-    return;
-  keys = g_key_file_get_keys (key_file, section, NULL, NULL);
-  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-    {
-      g_auto (GStrv) items = g_key_file_get_string_list (key_file, section, keys[k], NULL, NULL);
-
-      for (guint i = 0; items != NULL && items[i] != NULL; i++)
-        collect_sections (key_file, g_strstrip (items[i]), seen);
-    }
-}
-
-/* Feeds @checksum with the keyfile sections @sections name and every
- * section they refer to, each key with its value and, where the value is
- * a file, the checksum of its contents. */
-static void
-hash_sections (GrammarMethod      *self,
-               GChecksum          *checksum,
-               const char * const *sections)
-{
-  GKeyFile *key_file = grammar_config_get_key_file (self->config);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree const char **names = NULL;
-  guint n_names = 0;
-
-  for (guint i = 0; sections[i] != NULL; i++)
-    collect_sections (key_file, sections[i], seen);
-  names = (const char **) g_hash_table_get_keys_as_array (seen, &n_names);
-  g_qsort_with_data (names, n_names, sizeof (char *), compare_names, NULL);
-  for (guint s = 0; s < n_names; s++)
-    {
-      g_auto (GStrv) keys = g_key_file_get_keys (key_file, names[s], NULL, NULL);
-      guint n_keys = keys != NULL ? g_strv_length (keys) : 0;
-
-      g_checksum_update (checksum, (const guchar *) "[", 1);
-      g_checksum_update (checksum, (const guchar *) names[s], -1);
-      g_checksum_update (checksum, (const guchar *) "]\n", 2);
-      if (n_keys > 0)
-        g_qsort_with_data (keys, n_keys, sizeof (char *), compare_names, NULL);
-      for (guint k = 0; k < n_keys; k++)
-        {
-          g_autofree char *value = g_key_file_get_value (key_file, names[s], keys[k], NULL);
-          g_autofree char *path = NULL;
-
-          g_checksum_update (checksum, (const guchar *) keys[k], -1);
-          g_checksum_update (checksum, (const guchar *) "=", 1);
-          g_checksum_update (checksum, (const guchar *) (value != NULL ? value : ""), -1);
-          g_checksum_update (checksum, (const guchar *) "\n", 1);
-          if (value == NULL || value[0] == '\0')
-            continue;
-          path = grammar_config_resolve_path (self->config, g_strstrip (value));
-          g_checksum_update (checksum, (const guchar *) file_hash (self, path), -1);
-          g_checksum_update (checksum, (const guchar *) "\n", 1);
-        }
-    }
-}
-
-static void
-hash_text (GChecksum  *checksum,
-           const char *name,
-           const char *text)
-{
-  g_checksum_update (checksum, (const guchar *) name, -1);
-  g_checksum_update (checksum, (const guchar *) "=", 1);
-  g_checksum_update (checksum, (const guchar *) (text != NULL ? text : "(none)"), -1);
-  g_checksum_update (checksum, (const guchar *) "\n", 1);
-}
-
-static void
-hash_step (GChecksum  *checksum,
-           const char *name,
-           Step       *step)
-{
-  hash_text (checksum, name, step != NULL ? step->fingerprint : NULL);
-}
-
-/* What the stage's file depends on: the stage's parameters, the sections
- * it reads and the fingerprints of the stages it reads from. */
-static char *
-step_fingerprint (Run  *run,
-                  Step *step)
-{
-  GrammarMethod *self = run->self;
-  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  Step *docs = find_step (run, STEP_DOCS, NULL);
-
-  hash_text (checksum, "stage", step_names[step->kind]);
-  hash_text (checksum, "style", step->style);
-  switch (step->kind)
-    {
-    case STEP_SQL_TEMPLATES:
-      hash_sections (self, checksum, (const char *[]) { "database", "sql-generator", NULL });
-      break;
-    case STEP_DOCS:
-      hash_sections (self, checksum, (const char *[]) { "documents", "database", NULL });
-      break;
-    case STEP_TEXT_TEMPLATES:
-      {
-        g_autofree char *n = g_strdup_printf ("%u", self->per_template);
-
-        hash_text (checksum, "per-template", n);
-        hash_sections (self, checksum, (const char *[]) { "database", "verbalizer", NULL });
-        hash_step (checksum, "sql-templates", find_step (run, STEP_SQL_TEMPLATES, NULL));
-      }
-      break;
-    case STEP_QA:
-      {
-        g_autofree char *n = g_strdup_printf ("%u", self->per_group);
-        g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, self->seed);
-
-        hash_text (checksum, "per-group", n);
-        hash_text (checksum, "seed", seed);
-        hash_sections (self, checksum, (const char *[]) { "database", NULL });
-        hash_step (checksum, "text-templates", find_step (run, STEP_TEXT_TEMPLATES, step->style));
-        hash_step (checksum, "docs", docs);
-      }
-      break;
-    case STEP_RAG:
-      hash_sections (self, checksum, (const char *[]) { "system", NULL });
-      hash_step (checksum, "qa", find_step (run, STEP_QA, step->style));
-      hash_step (checksum, "docs", docs);
-      break;
-    case STEP_JUDGE:
-      hash_sections (self, checksum, (const char *[]) { "judge", "matcher", NULL });
-      hash_step (checksum, "rag", find_step (run, STEP_RAG, step->style));
-      break;
-    case STEP_REPORT:
-      for (guint i = 0; i < run->steps->len; i++)
-        {
-          Step *judge = g_ptr_array_index (run->steps, i);
-
-          /* the judged files' contents too: a resumed judge adds records */
-          if (judge->kind == STEP_JUDGE)
-            {
-              hash_step (checksum, judge->style, judge);
-              hash_text (checksum, judge->file, file_hash (self, judge->path));
-            }
-        }
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  return g_strdup (g_checksum_get_string (checksum));
 }
 
 /* Components ---------------------------------------------------------------- */
@@ -1050,233 +787,6 @@ ensure_judge_runner (GrammarMethod  *self,
     return FALSE;
   self->judge_runner = g_steal_pointer (&runner);
   return TRUE;
-}
-
-/* Stages that run in a worker thread --------------------------------------- */
-
-typedef struct
-{
-  GrammarMethod *self;
-  Run *run;
-  Step *step;
-  char *summary;
-  GPtrArray *warnings;   /* of char * */
-} Work;
-
-static void
-work_free (Work *work)
-{
-  g_free (work->summary);
-  g_ptr_array_unref (work->warnings);
-  g_free (work);
-}
-
-static void
-add_warnings (Work  *work,
-              GStrv  lines)
-{
-  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
-    g_ptr_array_add (work->warnings, g_strdup (lines[i]));
-}
-
-static gboolean
-make_sql_templates (Work          *work,
-                    GCancellable  *cancellable,
-                    GError       **error)
-{
-  GrammarMethod *self = work->self;
-  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
-  g_autoptr (GPtrArray) templates = NULL;
-  g_auto (GStrv) notes = NULL;
-  guint n_notes;
-
-  templates = grammar_sql_generator_generate (self->sql_generator, self->database, &notes, cancellable, error);
-  if (templates == NULL)
-    return FALSE;
-  for (guint i = 0; i < templates->len; i++)
-    grammar_template_set_add_sql_template (set, g_ptr_array_index (templates, i));
-  if (!grammar_template_set_save_sql_templates (set, work->step->path, error))
-    return FALSE;
-  n_notes = notes != NULL ? g_strv_length (notes) : 0;
-  work->summary = g_strdup_printf ("%u template%s, %u candidate%s left out", templates->len,
-                                   templates->len == 1 ? "" : "s", n_notes, n_notes == 1 ? "" : "s");
-  return TRUE;
-}
-
-/* Loads a template file of this run; a template it lists that is not
- * valid is an input error (the file was edited by hand). */
-static GrammarTemplateSet *
-load_templates (GrammarMethod  *self,
-                const char     *path,
-                GError        **error)
-{
-  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
-  g_auto (GStrv) problems = NULL;
-
-  if (!grammar_template_set_load (set, path, self->database, self->schema, &problems, error))
-    return NULL;
-  if (problems != NULL && problems[0] != NULL)
-    {
-      g_autofree char *list = g_strjoinv ("\n  ", problems);
-
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %u template%s not valid:\n  %s", path,
-                   g_strv_length (problems), g_strv_length (problems) == 1 ? " is" : "s are", list);
-      return NULL;
-    }
-  return g_steal_pointer (&set);
-}
-
-static gboolean
-make_text_templates (Work          *work,
-                     GCancellable  *cancellable,
-                     GError       **error)
-{
-  GrammarMethod *self = work->self;
-  Step *sql = find_step (work->run, STEP_SQL_TEMPLATES, NULL);
-  g_autoptr (GrammarTemplateSet) input = load_templates (self, sql->path, error);
-  g_autoptr (GrammarTemplateSet) output = NULL;
-  g_auto (GStrv) shortfalls = NULL;
-  const char *styles[] = { work->step->style, NULL };
-  guint n_sql;
-  guint n_made;
-
-  if (input == NULL)
-    return FALSE;
-  output = grammar_verbalizer_make_text_templates (self->verbalizer, input, self->schema, styles, self->per_template,
-                                                   NULL, NULL, &shortfalls, NULL, cancellable, error);
-  if (output == NULL)
-    return FALSE;
-  add_warnings (work, shortfalls);
-  if (!grammar_template_set_save_text_templates (output, work->step->path, error))
-    return FALSE;
-  n_sql = grammar_template_set_get_sql_templates (output)->len;
-  n_made = grammar_template_set_get_text_templates (output)->len;
-  work->summary = g_strdup_printf ("%u text template%s in the style %s for %u SQL template%s", n_made,
-                                   n_made == 1 ? "" : "s", work->step->style, n_sql, n_sql == 1 ? "" : "s");
-  return TRUE;
-}
-
-static gboolean
-make_documents (Work          *work,
-                GCancellable  *cancellable,
-                GError       **error)
-{
-  GrammarMethod *self = work->self;
-  g_autoptr (GrammarDocumentGenerator) generator = grammar_document_generator_new (self->database, self->schema);
-  g_auto (GStrv) warnings = NULL;
-  guint64 n_documents;
-  guint n_tables;
-
-  if (!grammar_document_generator_configure (generator, self->config, "documents", error) ||
-      !grammar_document_generator_generate_to_file (generator, work->step->path, cancellable, error))
-    return FALSE;
-  warnings = grammar_document_generator_dup_warnings (generator);
-  add_warnings (work, warnings);
-  n_documents = grammar_document_generator_get_n_documents (generator);
-  n_tables = grammar_document_generator_get_n_tables (generator);
-  work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " document%s from %u table%s", n_documents,
-                                   n_documents == 1 ? "" : "s", n_tables, n_tables == 1 ? "" : "s");
-  return TRUE;
-}
-
-static gboolean
-make_dataset (Work          *work,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  GrammarMethod *self = work->self;
-  Step *text = find_step (work->run, STEP_TEXT_TEMPLATES, work->step->style);
-  g_autoptr (GrammarTemplateSet) templates = load_templates (self, text->path, error);
-  g_autoptr (GrammarQaGenerator) generator = NULL;
-  g_autoptr (GPtrArray) documents = NULL;
-  g_auto (GStrv) warnings = NULL;
-  guint64 n_records;
-  guint64 n_groups;
-
-  if (templates == NULL)
-    return FALSE;
-  if (work->run->documents != NULL && (documents = grammar_document_load_jsonl (work->run->documents, error)) == NULL)
-    return FALSE;
-  generator = grammar_qa_generator_new (self->database);
-  grammar_qa_generator_set_per_group (generator, self->per_group);
-  grammar_qa_generator_set_seed (generator, self->seed);
-  grammar_qa_generator_set_documents (generator, documents);
-  if (!grammar_qa_generator_generate_to_file (generator, templates, work->step->path, cancellable, error))
-    return FALSE;
-  warnings = grammar_qa_generator_dup_warnings (generator);
-  add_warnings (work, warnings);
-  n_records = grammar_qa_generator_get_n_records (generator);
-  n_groups = grammar_qa_generator_get_n_groups (generator);
-  work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " record%s in %" G_GUINT64_FORMAT " group%s", n_records,
-                                   n_records == 1 ? "" : "s", n_groups, n_groups == 1 ? "" : "s");
-  return TRUE;
-}
-
-static gboolean
-make_report (Work          *work,
-             GCancellable  *cancellable,
-             GError       **error)
-{
-  GrammarMethod *self = work->self;
-  const char * const *styles = grammar_method_get_styles (self);
-  Step *first = find_step (work->run, STEP_JUDGE, styles[0]);
-  Step *second = styles[1] != NULL ? find_step (work->run, STEP_JUDGE, styles[1]) : NULL;
-  g_autoptr (JsonNode) full = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05, 0, error);
-  g_autoptr (JsonNode) text = NULL;
-
-  if (full == NULL)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (report_formats); i++)
-    {
-      g_autofree char *path = g_build_filename (self->outdir, report_formats[i].file, NULL);
-      GrammarReportFormat format = report_formats[i].format;
-      JsonNode *report = full;
-
-      if (format == GRAMMAR_REPORT_FORMAT_TEXT)
-        {
-          /* the text report lists 20 gap groups and errors, as `grammar report` does */
-          text = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05,
-                                       GRAMMAR_REPORT_TEXT_MAX_LIST, error);
-          if (text == NULL)
-            return FALSE;
-          report = text;
-        }
-      if (!grammar_report_write_to_file (report, format, path, cancellable, error))
-        return FALSE;
-    }
-  g_clear_pointer (&self->report, json_node_unref);
-  self->report = json_node_ref (full);
-  work->summary = g_strdup_printf ("report.txt, report.json, report.md and report.html in %s", self->outdir);
-  return TRUE;
-}
-
-typedef gboolean (*WorkFunc) (Work          *work,
-                              GCancellable  *cancellable,
-                              GError       **error);
-
-static void
-run_work_in_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
-{
-  Work *work = task_data;
-  WorkFunc func = NULL;
-  GError *error = NULL;
-
-  switch (work->step->kind)
-    {
-    case STEP_SQL_TEMPLATES: func = make_sql_templates; break;
-    case STEP_DOCS: func = make_documents; break;
-    case STEP_TEXT_TEMPLATES: func = make_text_templates; break;
-    case STEP_QA: func = make_dataset; break;
-    case STEP_REPORT: func = make_report; break;
-    default: g_assert_not_reached ();
-    }
-  if (func (work, cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
 }
 
 /* The run, stage after stage ----------------------------------------------- */
@@ -1434,7 +944,7 @@ start_step (GTask *task,
     case STEP_RAG:
       {
         g_autoptr (GrammarRagRunner) runner = NULL;
-        Step *dataset = find_step (run, STEP_QA, step->style);
+        Step *dataset = grammar_method_find_step (run, STEP_QA, step->style);
 
         if (!ensure_system (self, run, &error))
           {
@@ -1447,7 +957,7 @@ start_step (GTask *task,
       break;
     case STEP_JUDGE:
       {
-        Step *results = find_step (run, STEP_RAG, step->style);
+        Step *results = grammar_method_find_step (run, STEP_RAG, step->style);
 
         if (!ensure_judge_runner (self, &error))
           {
@@ -1472,8 +982,8 @@ start_step (GTask *task,
         work->run = run;
         work->step = step;
         work->warnings = g_ptr_array_new_with_free_func (g_free);
-        g_task_set_task_data (thread, work, (GDestroyNotify) work_free);
-        g_task_run_in_thread (thread, run_work_in_thread);
+        g_task_set_task_data (thread, work, (GDestroyNotify) grammar_method_work_free);
+        g_task_run_in_thread (thread, grammar_method_run_work_in_thread);
       }
     }
 }
@@ -1544,7 +1054,7 @@ next_step (GTask *task)
 
   step = g_ptr_array_index (run->steps, run->current);
   g_free (step->fingerprint);
-  step->fingerprint = step_fingerprint (run, step);
+  step->fingerprint = grammar_method_step_fingerprint (run, step);
   reason = decide (self, run, step);
   g_signal_emit (self, signals[SIGNAL_STAGE_STARTED], 0, step_names[step->kind], step->style, step->path, reason);
 

@@ -1,0 +1,119 @@
+/* grammar-method-private.h: what the parts of GrammarMethod share: its stages, its run, its components
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "grammar-manifest-private.h"
+#include "grammar-method.h"
+#include "grammar-report.h"
+#include "grammar-judge-runner.h"
+#include "grammar-sql-generator.h"
+#include "grammar-verbalizer.h"
+#include "grammar-system.h"
+
+G_BEGIN_DECLS
+
+/* The stages by StepKind, as the manifest, the signals and the messages
+ * name them. */
+static const char * const step_names[] G_GNUC_UNUSED = {
+  "sql-templates", "docs", "text-templates", "qa", "rag", "judge", "report"
+};
+
+/* The report's files, by format. */
+static const struct
+{
+  const char *name;
+  const char *file;
+  GrammarReportFormat format;
+} report_formats[] G_GNUC_UNUSED = {
+  { "json", "report.json", GRAMMAR_REPORT_FORMAT_JSON },
+  { "markdown", "report.md", GRAMMAR_REPORT_FORMAT_MARKDOWN },
+  { "html", "report.html", GRAMMAR_REPORT_FORMAT_HTML },
+  { "text", "report.txt", GRAMMAR_REPORT_FORMAT_TEXT },
+};
+
+
+
+typedef struct _Step Step;
+typedef struct _Run Run;
+typedef struct _Work Work;
+
+typedef enum
+{
+  STEP_SQL_TEMPLATES,
+  STEP_DOCS,
+  STEP_TEXT_TEMPLATES,
+  STEP_QA,
+  STEP_RAG,
+  STEP_JUDGE,
+  STEP_REPORT,
+} StepKind;
+
+struct _GrammarMethod
+{
+  GObject parent_instance;
+
+  GrammarConfig *config;
+  char *outdir;
+  GStrv styles;
+  guint per_template;
+  guint per_group;
+  guint64 seed;
+  gboolean force;
+
+  gboolean running;
+  JsonNode *report;
+  guint64 n_failed;
+
+  /* built once, when first needed */
+  GrammarDatabase *database;
+  GrammarSchema *schema;
+  GrammarSystem *system;
+  GrammarSqlGenerator *sql_generator;
+  GrammarVerbalizer *verbalizer;
+  GrammarJudgeRunner *judge_runner;
+  GHashTable *file_hashes;   /* path → checksum of its contents, or "" */
+};
+
+struct _Step
+{
+  StepKind kind;
+  char *style;        /* NULL for the stages that are not per style */
+  char *file;         /* the file's name in the output folder */
+  char *path;
+  char *fingerprint;  /* once the stage started */
+};
+
+struct _Run
+{
+  GrammarMethod *self;   /* not a reference: the task holds one */
+  GPtrArray *steps;      /* of Step, in the order they run */
+  guint current;
+  GrammarManifest *manifest;
+  char *documents;       /* the corpus this run made, or NULL */
+  gulong progress_handler;
+  GObject *progress_source;
+};
+
+struct _Work
+{
+  GrammarMethod *self;
+  Run *run;
+  Step *step;
+  char *summary;
+  GPtrArray *warnings;   /* of char * */
+};
+
+G_GNUC_INTERNAL
+Step * grammar_method_find_step (Run *run, StepKind kind, const char *style);
+G_GNUC_INTERNAL
+char * grammar_method_step_fingerprint (Run *run, Step *step);
+G_GNUC_INTERNAL
+void grammar_method_work_free (Work *work);
+G_GNUC_INTERNAL
+void grammar_method_run_work_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable);
+
+
+
+G_END_DECLS

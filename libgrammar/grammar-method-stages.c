@@ -1,0 +1,250 @@
+/* grammar-method-stages.c: the stages of GrammarMethod that write a file in a worker thread: templates, documents, datasets, report
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "grammar-method-private.h"
+#include "grammar-comparison.h"
+#include "grammar-database.h"
+#include "grammar-document-generator.h"
+#include "grammar-document.h"
+#include "grammar-error.h"
+#include "grammar-evaluation.h"
+#include "grammar-judge-runner.h"
+#include "grammar-manifest-private.h"
+#include "grammar-matcher.h"
+#include "grammar-method.h"
+#include "grammar-plugin-info.h"
+#include "grammar-qa-generator.h"
+#include "grammar-rag-runner.h"
+#include "grammar-registry.h"
+#include "grammar-report.h"
+#include "grammar-retriever.h"
+#include "grammar-rule-verbalizer.h"
+#include "grammar-schema-generator.h"
+#include "grammar-schema.h"
+#include "grammar-sync-private.h"
+#include "grammar-system.h"
+#include "grammar-template-set.h"
+
+/* Stages that run in a worker thread --------------------------------------- */
+
+void
+grammar_method_work_free (Work *work)
+{
+  g_free (work->summary);
+  g_ptr_array_unref (work->warnings);
+  g_free (work);
+}
+
+static void
+add_warnings (Work  *work,
+              GStrv  lines)
+{
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    g_ptr_array_add (work->warnings, g_strdup (lines[i]));
+}
+
+static gboolean
+make_sql_templates (Work          *work,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  GrammarMethod *self = work->self;
+  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
+  g_autoptr (GPtrArray) templates = NULL;
+  g_auto (GStrv) notes = NULL;
+  guint n_notes;
+
+  templates = grammar_sql_generator_generate (self->sql_generator, self->database, &notes, cancellable, error);
+  if (templates == NULL)
+    return FALSE;
+  for (guint i = 0; i < templates->len; i++)
+    grammar_template_set_add_sql_template (set, g_ptr_array_index (templates, i));
+  if (!grammar_template_set_save_sql_templates (set, work->step->path, error))
+    return FALSE;
+  n_notes = notes != NULL ? g_strv_length (notes) : 0;
+  work->summary = g_strdup_printf ("%u template%s, %u candidate%s left out", templates->len,
+                                   templates->len == 1 ? "" : "s", n_notes, n_notes == 1 ? "" : "s");
+  return TRUE;
+}
+
+/* Loads a template file of this run; a template it lists that is not
+ * valid is an input error (the file was edited by hand). */
+static GrammarTemplateSet *
+load_templates (GrammarMethod  *self,
+                const char     *path,
+                GError        **error)
+{
+  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
+  g_auto (GStrv) problems = NULL;
+
+  if (!grammar_template_set_load (set, path, self->database, self->schema, &problems, error))
+    return NULL;
+  if (problems != NULL && problems[0] != NULL)
+    {
+      g_autofree char *list = g_strjoinv ("\n  ", problems);
+
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %u template%s not valid:\n  %s", path,
+                   g_strv_length (problems), g_strv_length (problems) == 1 ? " is" : "s are", list);
+      return NULL;
+    }
+  return g_steal_pointer (&set);
+}
+
+static gboolean
+make_text_templates (Work          *work,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  GrammarMethod *self = work->self;
+  Step *sql = grammar_method_find_step (work->run, STEP_SQL_TEMPLATES, NULL);
+  g_autoptr (GrammarTemplateSet) input = load_templates (self, sql->path, error);
+  g_autoptr (GrammarTemplateSet) output = NULL;
+  g_auto (GStrv) shortfalls = NULL;
+  const char *styles[] = { work->step->style, NULL };
+  guint n_sql;
+  guint n_made;
+
+  if (input == NULL)
+    return FALSE;
+  output = grammar_verbalizer_make_text_templates (self->verbalizer, input, self->schema, styles, self->per_template,
+                                                   NULL, NULL, &shortfalls, NULL, cancellable, error);
+  if (output == NULL)
+    return FALSE;
+  add_warnings (work, shortfalls);
+  if (!grammar_template_set_save_text_templates (output, work->step->path, error))
+    return FALSE;
+  n_sql = grammar_template_set_get_sql_templates (output)->len;
+  n_made = grammar_template_set_get_text_templates (output)->len;
+  work->summary = g_strdup_printf ("%u text template%s in the style %s for %u SQL template%s", n_made,
+                                   n_made == 1 ? "" : "s", work->step->style, n_sql, n_sql == 1 ? "" : "s");
+  return TRUE;
+}
+
+static gboolean
+make_documents (Work          *work,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  GrammarMethod *self = work->self;
+  g_autoptr (GrammarDocumentGenerator) generator = grammar_document_generator_new (self->database, self->schema);
+  g_auto (GStrv) warnings = NULL;
+  guint64 n_documents;
+  guint n_tables;
+
+  if (!grammar_document_generator_configure (generator, self->config, "documents", error) ||
+      !grammar_document_generator_generate_to_file (generator, work->step->path, cancellable, error))
+    return FALSE;
+  warnings = grammar_document_generator_dup_warnings (generator);
+  add_warnings (work, warnings);
+  n_documents = grammar_document_generator_get_n_documents (generator);
+  n_tables = grammar_document_generator_get_n_tables (generator);
+  work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " document%s from %u table%s", n_documents,
+                                   n_documents == 1 ? "" : "s", n_tables, n_tables == 1 ? "" : "s");
+  return TRUE;
+}
+
+static gboolean
+make_dataset (Work          *work,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  GrammarMethod *self = work->self;
+  Step *text = grammar_method_find_step (work->run, STEP_TEXT_TEMPLATES, work->step->style);
+  g_autoptr (GrammarTemplateSet) templates = load_templates (self, text->path, error);
+  g_autoptr (GrammarQaGenerator) generator = NULL;
+  g_autoptr (GPtrArray) documents = NULL;
+  g_auto (GStrv) warnings = NULL;
+  guint64 n_records;
+  guint64 n_groups;
+
+  if (templates == NULL)
+    return FALSE;
+  if (work->run->documents != NULL && (documents = grammar_document_load_jsonl (work->run->documents, error)) == NULL)
+    return FALSE;
+  generator = grammar_qa_generator_new (self->database);
+  grammar_qa_generator_set_per_group (generator, self->per_group);
+  grammar_qa_generator_set_seed (generator, self->seed);
+  grammar_qa_generator_set_documents (generator, documents);
+  if (!grammar_qa_generator_generate_to_file (generator, templates, work->step->path, cancellable, error))
+    return FALSE;
+  warnings = grammar_qa_generator_dup_warnings (generator);
+  add_warnings (work, warnings);
+  n_records = grammar_qa_generator_get_n_records (generator);
+  n_groups = grammar_qa_generator_get_n_groups (generator);
+  work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " record%s in %" G_GUINT64_FORMAT " group%s", n_records,
+                                   n_records == 1 ? "" : "s", n_groups, n_groups == 1 ? "" : "s");
+  return TRUE;
+}
+
+static gboolean
+make_report (Work          *work,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  GrammarMethod *self = work->self;
+  const char * const *styles = grammar_method_get_styles (self);
+  Step *first = grammar_method_find_step (work->run, STEP_JUDGE, styles[0]);
+  Step *second = styles[1] != NULL ? grammar_method_find_step (work->run, STEP_JUDGE, styles[1]) : NULL;
+  g_autoptr (JsonNode) full = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05, 0, error);
+  g_autoptr (JsonNode) text = NULL;
+
+  if (full == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (report_formats); i++)
+    {
+      g_autofree char *path = g_build_filename (self->outdir, report_formats[i].file, NULL);
+      GrammarReportFormat format = report_formats[i].format;
+      JsonNode *report = full;
+
+      if (format == GRAMMAR_REPORT_FORMAT_TEXT)
+        {
+          /* the text report lists 20 gap groups and errors, as `grammar report` does */
+          text = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05,
+                                       GRAMMAR_REPORT_TEXT_MAX_LIST, error);
+          if (text == NULL)
+            return FALSE;
+          report = text;
+        }
+      if (!grammar_report_write_to_file (report, format, path, cancellable, error))
+        return FALSE;
+    }
+  g_clear_pointer (&self->report, json_node_unref);
+  self->report = json_node_ref (full);
+  work->summary = g_strdup_printf ("report.txt, report.json, report.md and report.html in %s", self->outdir);
+  return TRUE;
+}
+
+typedef gboolean (*WorkFunc) (Work          *work,
+                              GCancellable  *cancellable,
+                              GError       **error);
+
+void
+grammar_method_run_work_in_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  Work *work = task_data;
+  WorkFunc func = NULL;
+  GError *error = NULL;
+
+  switch (work->step->kind)
+    {
+    case STEP_SQL_TEMPLATES: func = make_sql_templates; break;
+    case STEP_DOCS: func = make_documents; break;
+    case STEP_TEXT_TEMPLATES: func = make_text_templates; break;
+    case STEP_QA: func = make_dataset; break;
+    case STEP_REPORT: func = make_report; break;
+    default: g_assert_not_reached ();
+    }
+  if (func (work, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
