@@ -399,6 +399,8 @@ void grammar_qa_append_json_string (Buffer *out, const char *text, gsize length)
 G_GNUC_INTERNAL
 char * grammar_qa_json_content_dup (const char *text);
 G_GNUC_INTERNAL
+const char * grammar_qa_format_int (char text[24], gint64 value);
+G_GNUC_INTERNAL
 void grammar_qa_append_json_int (Buffer *out, gint64 value);
 G_GNUC_INTERNAL
 void grammar_qa_append_json_double (Buffer *out, double value);

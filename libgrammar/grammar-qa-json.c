@@ -219,12 +219,13 @@ append_without_exponent (Buffer     *out,
     buffer_append_literal (out, ".0");
 }
 
-void
-grammar_qa_append_json_int (Buffer *out,
-                 gint64  value)
+/* Writes the decimal digits of @value at the end of @text, without
+ * printf; returns where they start (@text + 24 is where they end). */
+const char *
+grammar_qa_format_int (char   text[24],
+                       gint64 value)
 {
-  char text[24];
-  char *p = text + sizeof text;
+  char *p = text + 24;
   guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
 
   do
@@ -235,6 +236,16 @@ grammar_qa_append_json_int (Buffer *out,
   while (magnitude != 0);
   if (value < 0)
     *--p = '-';
+  return p;
+}
+
+void
+grammar_qa_append_json_int (Buffer *out,
+                            gint64  value)
+{
+  char text[24];
+  const char *p = grammar_qa_format_int (text, value);
+
   grammar_qa_buffer_append (out, p, text + sizeof text - p);
 }
 

@@ -152,20 +152,11 @@ grammar_qa_run_progress (Run      *run,
  * since SQL compares them equal. */
 void
 grammar_qa_append_canonical_int (GString *out,
-                      gint64   value)
+                                 gint64   value)
 {
   char text[24];
-  char *p = text + sizeof text;
-  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+  const char *p = grammar_qa_format_int (text, value);
 
-  do
-    {
-      *--p = '0' + magnitude % 10;
-      magnitude /= 10;
-    }
-  while (magnitude != 0);
-  if (value < 0)
-    *--p = '-';
   g_string_append_c (out, 'i');
   g_string_append_len (out, p, text + sizeof text - p);
 }
