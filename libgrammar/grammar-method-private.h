@@ -106,8 +106,6 @@ struct _Work
 };
 
 G_GNUC_INTERNAL
-Step * grammar_method_find_step (Run *run, StepKind kind, const char *style);
-G_GNUC_INTERNAL
 char * grammar_method_step_fingerprint (Run *run, Step *step);
 G_GNUC_INTERNAL
 void grammar_method_work_free (Work *work);
@@ -115,5 +113,21 @@ G_GNUC_INTERNAL
 void grammar_method_run_work_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable);
 
 
+
+/* The step of the run that makes @kind (in @style), or NULL. */
+static inline Step *
+grammar_method_find_step (Run        *run,
+                          StepKind    kind,
+                          const char *style)
+{
+  for (guint i = 0; i < run->steps->len; i++)
+    {
+      Step *step = g_ptr_array_index (run->steps, i);
+
+      if (step->kind == kind && g_strcmp0 (step->style, style) == 0)
+        return step;
+    }
+  return NULL;
+}
 
 G_END_DECLS

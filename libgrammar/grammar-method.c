@@ -123,21 +123,6 @@ run_free (Run *run)
   g_free (run);
 }
 
-Step *
-grammar_method_find_step (Run        *run,
-           StepKind    kind,
-           const char *style)
-{
-  for (guint i = 0; i < run->steps->len; i++)
-    {
-      Step *step = g_ptr_array_index (run->steps, i);
-
-      if (step->kind == kind && g_strcmp0 (step->style, style) == 0)
-        return step;
-    }
-  return NULL;
-}
-
 /* Properties -------------------------------------------------------------- */
 
 static void

@@ -140,3 +140,45 @@ grammar_qa_index_documents (GrammarQaGenerator *self)
       g_hash_table_add (self->doc_tables, g_ascii_strdown (grammar_document_get_source_table (document), -1));
     }
 }
+
+/* The canonical text of a key value: integers and whole reals alike,
+ * since SQL compares them equal. */
+void
+grammar_qa_append_canonical_int (GString *out,
+                                 gint64   value)
+{
+  char text[24];
+  const char *p = grammar_qa_format_int (text, value);
+
+  g_string_append_c (out, 'i');
+  g_string_append_len (out, p, text + sizeof text - p);
+}
+
+void
+grammar_qa_append_canonical_value (GString  *out,
+                        GVariant *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    grammar_qa_append_canonical_int (out, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    {
+      double real = g_variant_get_double (value);
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (isfinite (real) && real == floor (real) && fabs (real) < 9.2e18)
+        grammar_qa_append_canonical_int (out, (gint64) real);
+      else
+        g_string_append_printf (out, "d%s", g_ascii_formatd (text, sizeof text, "%.17g", real));
+    }
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      g_string_append_c (out, 's');
+      g_string_append (out, g_variant_get_string (value, NULL));
+    }
+  else
+    {
+      g_autofree char *text = grammar_value_to_text (value);
+
+      g_string_append_printf (out, "b%s", text);
+    }
+}

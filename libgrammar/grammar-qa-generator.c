@@ -516,55 +516,6 @@ grammar_qa_generator_dup_warnings (GrammarQaGenerator *self)
   return g_strv_builder_end (builder);
 }
 
-/* Whether two key values are one group. SQL equality puts 1 and 1.0 in
- * one group, so the sort may interleave them. */
-gboolean
-grammar_qa_same_key (GVariant *a,
-          GVariant *b)
-{
-  gboolean a_int = g_variant_is_of_type (a, G_VARIANT_TYPE_INT64);
-  gboolean b_int = g_variant_is_of_type (b, G_VARIANT_TYPE_INT64);
-  gboolean a_double = g_variant_is_of_type (a, G_VARIANT_TYPE_DOUBLE);
-  gboolean b_double = g_variant_is_of_type (b, G_VARIANT_TYPE_DOUBLE);
-
-  if (a_int && b_double)
-    return (double) g_variant_get_int64 (a) == g_variant_get_double (b);
-  if (a_double && b_int)
-    return g_variant_get_double (a) == (double) g_variant_get_int64 (b);
-  return g_variant_equal (a, b);
-}
-
-/* Deterministic sampling: SplitMix64, seeded per group and style so that
- * the choice for one group does not depend on any other. */
-guint64
-grammar_qa_splitmix64_next (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
-guint64
-grammar_qa_fnv1a64 (const char *text)
-{
-  guint64 hash = G_GUINT64_CONSTANT (0xCBF29CE484222325);
-
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    hash = (hash ^ *p) * G_GUINT64_CONSTANT (0x100000001B3);
-  return hash;
-}
-
-int
-grammar_qa_compare_uint (gconstpointer a,
-              gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* Planning: styles, distinct counts, and which plan answers. */
 
 static GPtrArray *

@@ -148,48 +148,6 @@ grammar_qa_run_progress (Run      *run,
   g_signal_emit_by_name (run->self, "progress");
 }
 
-/* The canonical text of a key value: integers and whole reals alike,
- * since SQL compares them equal. */
-void
-grammar_qa_append_canonical_int (GString *out,
-                                 gint64   value)
-{
-  char text[24];
-  const char *p = grammar_qa_format_int (text, value);
-
-  g_string_append_c (out, 'i');
-  g_string_append_len (out, p, text + sizeof text - p);
-}
-
-void
-grammar_qa_append_canonical_value (GString  *out,
-                        GVariant *value)
-{
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
-    grammar_qa_append_canonical_int (out, g_variant_get_int64 (value));
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
-    {
-      double real = g_variant_get_double (value);
-      char text[G_ASCII_DTOSTR_BUF_SIZE];
-
-      if (isfinite (real) && real == floor (real) && fabs (real) < 9.2e18)
-        grammar_qa_append_canonical_int (out, (gint64) real);
-      else
-        g_string_append_printf (out, "d%s", g_ascii_formatd (text, sizeof text, "%.17g", real));
-    }
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    {
-      g_string_append_c (out, 's');
-      g_string_append (out, g_variant_get_string (value, NULL));
-    }
-  else
-    {
-      g_autofree char *text = grammar_value_to_text (value);
-
-      g_string_append_printf (out, "b%s", text);
-    }
-}
-
 /* Looks up the documents of the rows the cursor's row read: the key
  * columns of each source start at @first. */
 void
@@ -600,4 +558,22 @@ grammar_qa_run_per_binding (Run     *run,
         }
     }
   return propagate_cursor_error (local_error, error);
+}
+
+/* Whether two key values are one group. SQL equality puts 1 and 1.0 in
+ * one group, so the sort may interleave them. */
+gboolean
+grammar_qa_same_key (GVariant *a,
+          GVariant *b)
+{
+  gboolean a_int = g_variant_is_of_type (a, G_VARIANT_TYPE_INT64);
+  gboolean b_int = g_variant_is_of_type (b, G_VARIANT_TYPE_INT64);
+  gboolean a_double = g_variant_is_of_type (a, G_VARIANT_TYPE_DOUBLE);
+  gboolean b_double = g_variant_is_of_type (b, G_VARIANT_TYPE_DOUBLE);
+
+  if (a_int && b_double)
+    return (double) g_variant_get_int64 (a) == g_variant_get_double (b);
+  if (a_double && b_int)
+    return g_variant_get_double (a) == (double) g_variant_get_int64 (b);
+  return g_variant_equal (a, b);
 }

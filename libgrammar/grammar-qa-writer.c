@@ -719,3 +719,34 @@ grammar_qa_write_batch (Writer *writer,
         return;
     }
 }
+
+int
+grammar_qa_compare_uint (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Deterministic sampling: SplitMix64, seeded per group and style so that
+ * the choice for one group does not depend on any other. */
+guint64
+grammar_qa_splitmix64_next (guint64 *state)
+{
+  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+guint64
+grammar_qa_fnv1a64 (const char *text)
+{
+  guint64 hash = G_GUINT64_CONSTANT (0xCBF29CE484222325);
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    hash = (hash ^ *p) * G_GUINT64_CONSTANT (0x100000001B3);
+  return hash;
+}

@@ -4,11 +4,42 @@
  */
 #pragma once
 
-#include "grammar-database.h"
 #include "grammar-schema-generator.h"
+#include "grammar-database.h"
 #include "grammar-sql-template.h"
 
 G_BEGIN_DECLS
+
+
+
+typedef struct _ColumnInfo ColumnInfo;
+typedef struct _TableInfo TableInfo;
+typedef struct _Multiplicity Multiplicity;
+typedef struct _Run Run;
+typedef struct _Candidate Candidate;
+typedef struct _LinkEnd LinkEnd;
+
+/* How SQLite reads a declared type (its “type affinity” rules). */
+typedef enum {
+  AFFINITY_TEXT,
+  AFFINITY_INTEGER,
+  AFFINITY_REAL,
+  AFFINITY_NUMERIC,
+  AFFINITY_BLOB,
+  AFFINITY_NONE,
+} Affinity;
+
+typedef enum {
+  PREDICATE_NONE,         /* never asked by */
+  PREDICATE_IDENTIFYING,  /* identifies one row: asked by */
+  PREDICATE_PLURAL,       /* a descriptive column shared by several rows */
+} PredicateRole;
+
+typedef enum {
+  PROJECTION_NONE,
+  PROJECTION_DIRECT,
+  PROJECTION_FOLLOW,      /* a foreign key: project the referenced row's name */
+} ProjectionRole;
 
 /**
  * GrammarSchemaGenerator:
@@ -51,29 +82,7 @@ struct _GrammarSchemaGenerator
   gboolean keep_plural;
 };
 
-/* How SQLite reads a declared type (its “type affinity” rules). */
-typedef enum {
-  AFFINITY_TEXT,
-  AFFINITY_INTEGER,
-  AFFINITY_REAL,
-  AFFINITY_NUMERIC,
-  AFFINITY_BLOB,
-  AFFINITY_NONE,
-} Affinity;
-
-typedef enum {
-  PREDICATE_NONE,         /* never asked by */
-  PREDICATE_IDENTIFYING,  /* identifies one row: asked by */
-  PREDICATE_PLURAL,       /* a descriptive column shared by several rows */
-} PredicateRole;
-
-typedef enum {
-  PROJECTION_NONE,
-  PROJECTION_DIRECT,
-  PROJECTION_FOLLOW,      /* a foreign key: project the referenced row's name */
-} ProjectionRole;
-
-typedef struct
+struct _ColumnInfo
 {
   GrammarColumn *column;           /* owned by the schema */
   const char *name;
@@ -95,27 +104,27 @@ typedef struct
   char *follow_table;              /* PROJECTION_FOLLOW: the referenced table and its */
   char *follow_column;             /* naming column, schema spelling */
   char *follow_key;                /* the referenced column */
-} ColumnInfo;
+};
 
-typedef struct
+struct _TableInfo
 {
   GrammarTable *table;  /* owned by the schema */
   const char *name;
   gint64 n_rows;
   GArray *columns;      /* ColumnInfo */
   int best;             /* the column that names a row best, or -1 */
-} TableInfo;
+};
 
 /* How many rows share a predicate value, over all bindings. */
-typedef struct
+struct _Multiplicity
 {
   gint64 n_bindings;
   gint64 n_plural;
   gint64 max_rows;
   char *example;  /* the binding with the most rows, as SQL literals */
-} Multiplicity;
+};
 
-typedef struct
+struct _Run
 {
   GrammarSchemaGenerator *self;
   GCancellable *cancellable;
@@ -125,9 +134,9 @@ typedef struct
   GHashTable *ids;         /* template ids kept */
   GPtrArray *kept;         /* GrammarSqlTemplate */
   GPtrArray *dropped;      /* char * */
-} Run;
+};
 
-typedef struct
+struct _Candidate
 {
   GString *from;           /* the FROM clause after the keyword */
   char *projection;        /* the projected expression */
@@ -135,7 +144,14 @@ typedef struct
   GPtrArray *placeholders; /* their placeholders, quoted as written */
   GPtrArray *names;        /* their “table.column” names, for messages */
   GPtrArray *aliases;      /* aliases in use */
-} Candidate;
+};
+
+struct _LinkEnd
+{
+  TableInfo *table;
+  ColumnInfo *key;      /* the referenced column */
+  ColumnInfo *name;     /* the column asked by */
+};
 
 G_GNUC_INTERNAL
 gboolean grammar_schema_gen_is_plain_identifier (const char *name);

@@ -5,8 +5,10 @@
 #include "config.h"
 
 #include <string.h>
-
 #include "grammar-schema-generator-private.h"
+#include "grammar-error.h"
+#include "grammar-schema-generator.h"
+#include "grammar-sql-generator-private.h"
 
 /* Reading column names and types ------------------------------------------ */
 
