@@ -100,6 +100,35 @@ void           grammar_cli_stage_options_apply (const GrammarCliStageOptions  *o
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GrammarCliStageOptions, grammar_cli_stage_options_clear)
 
+/* The texts of a record-by-record stage's command. */
+typedef struct
+{
+  const char *name;
+  const char *parameter;
+  const char *summary;
+  const char *description;
+  const char *input_help;
+  const char *output_help;
+  const char *limit_help;
+  const char *concurrency_help;
+  const char *no_input;
+  const char *no_output;
+} GrammarCliStageCommand;
+
+enum
+{
+  GRAMMAR_CLI_STAGE_RAG,
+  GRAMMAR_CLI_STAGE_JUDGE,
+};
+
+extern const GrammarCliStageCommand grammar_cli_stage_commands[];
+
+gboolean       grammar_cli_stage_parse     (const GrammarCliStageCommand  *command,
+                                            const GOptionEntry            *entries,
+                                            GrammarCliStageOptions        *options,
+                                            int                           *argc,
+                                            char                        ***argv,
+                                            int                           *status);
 int            grammar_cli_run_stage       (const char                    *command,
                                             GrammarStageRunner            *runner,
                                             const GrammarCliStageOptions  *options,

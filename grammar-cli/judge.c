@@ -20,7 +20,6 @@ int
 grammar_cli_judge (int    argc,
                    char **argv)
 {
-  g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GrammarJudgeRunner) runner = NULL;
   g_autoptr (GError) error = NULL;
@@ -39,38 +38,15 @@ grammar_cli_judge (int    argc,
     G_OPTION_ENTRY_NULL
   };
 
-  context = g_option_context_new ("— judge every response of the system under test");
-  g_option_context_set_summary (context,
-    "Judges every record of the results with the matcher of the [matcher] section\n"
-    "and appends it to the output with verdict, judge {matcher, score, reason} and\n"
-    "retrieval (whether the system retrieved what the answer needs). Records are\n"
-    "written group by group, once every record of a group is judged.\n"
-    "\n"
-    "The optional [judge] section of the keyfile sets matcher=SECTION,\n"
-    "closed-domain=true|false, retrieval=all|any|context|auto and\n"
-    "max-concurrency=N; the options of the command line win.");
-  g_option_context_set_description (context,
-    "Retrieval rules: all (every id of doc_ids retrieved), any (one of them),\n"
-    "context (an incorrect record is compared with the correct records of its\n"
-    "group: the same retrieved documents mean the language model failed), auto\n"
-    "(all with doc_ids, context without).\n"
-    "Running again with the same output resumes: ids already in it are skipped,\n"
-    "and an incomplete last line left by an interrupted run is removed.\n"
-    "Exit status: 0 every record judged (unmeasured ones included), 1 the matcher\n"
-    "failed or the run was interrupted, 2 bad usage, configuration or input.");
-  grammar_cli_stage_options_add (&options, context, "The results to judge (JSON Lines, from grammar rag)",
-                                 "The judged records to write or resume (JSON Lines)",
-                                 "Only the first N records of the results (default: all)",
-                                 "Records judged at once, at most (default: 4)");
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!grammar_cli_parse (context, "judge", &argc, &argv, &status))
+  if (!grammar_cli_stage_parse (&grammar_cli_stage_commands[GRAMMAR_CLI_STAGE_JUDGE], entries, &options, &argc,
+                                &argv, &status))
     return status;
-  if (!grammar_cli_stage_options_check (&options, "judge", "no results given; pass -i results.jsonl",
-                                        "no output given; pass -o judged.jsonl",
-                                        retrieval != NULL && !is_retrieval_rule (retrieval)
-                                          ? "--retrieval must be all, any, context or auto" : NULL,
-                                        argc, argv))
-    return GRAMMAR_EXIT_USAGE;
+  if (retrieval != NULL && !is_retrieval_rule (retrieval))
+    {
+      fprintf (stderr, "grammar judge: --retrieval must be all, any, context or auto\n"
+               "Run “grammar judge --help” for the options.\n");
+      return GRAMMAR_EXIT_USAGE;
+    }
 
   config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)

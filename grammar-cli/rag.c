@@ -12,7 +12,6 @@ int
 grammar_cli_rag (int    argc,
                  char **argv)
 {
-  g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GObject) system = NULL;
   g_autoptr (GrammarRagRunner) runner = NULL;
@@ -29,29 +28,9 @@ grammar_cli_rag (int    argc,
     G_OPTION_ENTRY_NULL
   };
 
-  context = g_option_context_new ("— ask the system under test every query of a dataset");
-  g_option_context_set_summary (context,
-    "Asks the system of the [system] section every text query of the dataset and\n"
-    "appends one JSON line per query to the output: the dataset line with\n"
-    "response, retrieved ([{id, score, text}]), error (only when the query failed)\n"
-    "and latency_ms. Lines are written in the order the answers arrive.");
-  g_option_context_set_description (context,
-    "Running again with the same output resumes: ids already in it are skipped,\n"
-    "and an incomplete last line left by an interrupted run is removed. Ctrl-C\n"
-    "stops the run: the results written stay, the queries in flight are asked\n"
-    "again by the next run.\n"
-    "Exit status: 0 every query answered, 1 some queries failed (they are written\n"
-    "with their error) or the run failed, 2 bad usage, configuration or input.");
-  grammar_cli_stage_options_add (&options, context, "The dataset (JSON Lines, from grammar qa)",
-                                 "The results to write or resume (JSON Lines)",
-                                 "Only the first N records of the dataset (default: all)",
-                                 "Queries asked at once, at most (default: 4)");
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!grammar_cli_parse (context, "rag", &argc, &argv, &status))
+  if (!grammar_cli_stage_parse (&grammar_cli_stage_commands[GRAMMAR_CLI_STAGE_RAG], entries, &options, &argc, &argv,
+                                &status))
     return status;
-  if (!grammar_cli_stage_options_check (&options, "rag", "no dataset given; pass -i dataset.jsonl",
-                                        "no output given; pass -o results.jsonl", NULL, argc, argv))
-    return GRAMMAR_EXIT_USAGE;
 
   config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)

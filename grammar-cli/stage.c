@@ -211,6 +211,81 @@ grammar_cli_stage_options_apply (const GrammarCliStageOptions *options,
   grammar_stage_runner_set_limit (runner, (guint64) options->limit);
 }
 
+/* What `grammar rag` and `grammar judge` say about themselves. */
+const GrammarCliStageCommand grammar_cli_stage_commands[] = {
+  [GRAMMAR_CLI_STAGE_RAG] = {
+    "rag", "— ask the system under test every query of a dataset",
+    "Asks the system of the [system] section every text query of the dataset and\n"
+    "appends one JSON line per query to the output: the dataset line with\n"
+    "response, retrieved ([{id, score, text}]), error (only when the query failed)\n"
+    "and latency_ms. Lines are written in the order the answers arrive.",
+    "Running again with the same output resumes: ids already in it are skipped,\n"
+    "and an incomplete last line left by an interrupted run is removed. Ctrl-C\n"
+    "stops the run: the results written stay, the queries in flight are asked\n"
+    "again by the next run.\n"
+    "Exit status: 0 every query answered, 1 some queries failed (they are written\n"
+    "with their error) or the run failed, 2 bad usage, configuration or input.",
+    "The dataset (JSON Lines, from grammar qa)",
+    "The results to write or resume (JSON Lines)",
+    "Only the first N records of the dataset (default: all)",
+    "Queries asked at once, at most (default: 4)",
+    "no dataset given; pass -i dataset.jsonl",
+    "no output given; pass -o results.jsonl",
+  },
+  [GRAMMAR_CLI_STAGE_JUDGE] = {
+    "judge", "— judge every response of the system under test",
+    "Judges every record of the results with the matcher of the [matcher] section\n"
+    "and appends it to the output with verdict, judge {matcher, score, reason} and\n"
+    "retrieval (whether the system retrieved what the answer needs). Records are\n"
+    "written group by group, once every record of a group is judged.\n"
+    "\n"
+    "The optional [judge] section of the keyfile sets matcher=SECTION,\n"
+    "closed-domain=true|false, retrieval=all|any|context|auto and\n"
+    "max-concurrency=N; the options of the command line win.",
+    "Retrieval rules: all (every id of doc_ids retrieved), any (one of them),\n"
+    "context (an incorrect record is compared with the correct records of its\n"
+    "group: the same retrieved documents mean the language model failed), auto\n"
+    "(all with doc_ids, context without).\n"
+    "Running again with the same output resumes: ids already in it are skipped,\n"
+    "and an incomplete last line left by an interrupted run is removed.\n"
+    "Exit status: 0 every record judged (unmeasured ones included), 1 the matcher\n"
+    "failed or the run was interrupted, 2 bad usage, configuration or input.",
+    "The results to judge (JSON Lines, from grammar rag)",
+    "The judged records to write or resume (JSON Lines)",
+    "Only the first N records of the results (default: all)",
+    "Records judged at once, at most (default: 4)",
+    "no results given; pass -i results.jsonl",
+    "no output given; pass -o judged.jsonl",
+  },
+};
+
+/* Parses the command line of a stage: its own @entries and the options
+ * every stage has. Returns TRUE to go on; otherwise FALSE with the exit
+ * status in @status (--help, or a usage error, printed). */
+gboolean
+grammar_cli_stage_parse (const GrammarCliStageCommand  *command,
+                         const GOptionEntry            *entries,
+                         GrammarCliStageOptions        *options,
+                         int                           *argc,
+                         char                        ***argv,
+                         int                           *status)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (command->parameter);
+
+  g_option_context_set_summary (context, command->summary);
+  g_option_context_set_description (context, command->description);
+  grammar_cli_stage_options_add (options, context, command->input_help, command->output_help,
+                                 command->limit_help, command->concurrency_help);
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!grammar_cli_parse (context, command->name, argc, argv, status))
+    return FALSE;
+  if (grammar_cli_stage_options_check (options, command->name, command->no_input, command->no_output, NULL,
+                                       *argc, *argv))
+    return TRUE;
+  *status = GRAMMAR_EXIT_USAGE;
+  return FALSE;
+}
+
 /* Prints the runner's one-line summary of its last run, and @extra. */
 void
 grammar_cli_print_stage_summary (const char         *command,
