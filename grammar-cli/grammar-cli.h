@@ -31,6 +31,8 @@ int            grammar_cli_llm         (int            argc,
                                         char         **argv);
 int            grammar_cli_rag         (int            argc,
                                         char         **argv);
+int            grammar_cli_assess      (int            argc,
+                                        char         **argv);
 int            grammar_cli_judge       (int            argc,
                                         char         **argv);
 int            grammar_cli_docs        (int            argc,
@@ -70,7 +72,7 @@ int            grammar_cli_run_until_done (GObject          *source,
 
 void           grammar_cli_print_llm_stats_within (GObject *object);
 
-/* The options every record-by-record stage (rag, judge) has. */
+/* The options every record-by-record stage (rag, judge, assess) has. */
 typedef struct
 {
   char *config_path;
@@ -119,6 +121,7 @@ enum
 {
   GRAMMAR_CLI_STAGE_RAG,
   GRAMMAR_CLI_STAGE_JUDGE,
+  GRAMMAR_CLI_STAGE_ASSESS,
 };
 
 extern const GrammarCliStageCommand grammar_cli_stage_commands[];

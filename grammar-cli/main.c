@@ -25,6 +25,7 @@ static const Command commands[] = {
   { "docs", "Make the document corpus from the database: one document per row", grammar_cli_docs },
   { "rag", "Ask the system under test every query of a dataset (resumable)", grammar_cli_rag },
   { "judge", "Judge every response of a results file, group by group (resumable)", grammar_cli_judge },
+  { "assess", "Score every response with the metrics of [metrics] (resumable)", grammar_cli_assess },
   { "report", "Accuracy, robustness and their breakdowns for a judged run; compare two runs",
     grammar_cli_report_main },
   { "run", "The whole method: templates, datasets, the system under test, judge and report", grammar_cli_run },

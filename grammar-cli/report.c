@@ -78,6 +78,7 @@ grammar_cli_report_main (int    argc,
   g_autofree char *against = NULL;
   g_autofree char *output_path = NULL;
   g_autofree char *format_name = NULL;
+  g_auto (GStrv) assessed = NULL;
   GrammarReportFormat format = GRAMMAR_REPORT_FORMAT_TEXT;
   gboolean balance = FALSE;
   double alpha = NAN;
@@ -92,6 +93,8 @@ grammar_cli_report_main (int    argc,
       "With --against: drop gap groups from the side that has more, until their shares match", NULL },
     { "alpha", 0, 0, G_OPTION_ARG_DOUBLE, &alpha, "With --against: the significance level (default: 0.05)",
       "P" },
+    { "assessed", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &assessed,
+      "An assessed file (grammar assess) of these records: how reliable each metric is (repeatable)", "FILE" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "text, json, markdown or html (default: text)",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the report to FILE (default: stdout)",
@@ -109,12 +112,16 @@ grammar_cli_report_main (int    argc,
     "intervals, by style, template and table, with the gap groups and the errors\n"
     "of non-robust groups attributed to retrieval or to the language model.\n"
     "With --against, the groups both runs share are compared with two-proportion\n"
-    "z-tests, and a conclusion says which side is less robust and why.");
+    "z-tests, and a conclusion says which side is less robust and why.\n"
+    "With --assessed, each metric of the assessed files is checked against the\n"
+    "grounded verdicts: confusion table, precision (low: optimistic), recall\n"
+    "(low: cynical), specificity, accuracy, AUROC, by style and by group tag.");
   g_option_context_set_description (context,
     "The html format is one self-contained page with SVG charts; json is the\n"
     "report's data (see doc/report.md).\n"
     "Exit status: 0 success, 1 the report cannot be written, 2 bad usage or input\n"
-    "(an empty file, an unknown verdict, a record without group, no shared group).");
+    "(an empty file, an unknown verdict, a record without group, no shared group,\n"
+    "an assessed record whose id no judged file has).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "report", &argc, &argv, &status))
     return status;
@@ -123,7 +130,8 @@ grammar_cli_report_main (int    argc,
   if (max_list < 0)
     max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? GRAMMAR_REPORT_TEXT_MAX_LIST : 0;
 
-  report = grammar_report_build (input, against, balance, isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
+  report = grammar_report_build_with_assessed (input, against, (const char * const *) assessed, balance,
+                                               isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
   if (report == NULL)
     return grammar_cli_report ("report", error);
 

@@ -68,6 +68,11 @@ print_llm_stats (GObject    *object,
     grammar_cli_print_llm_stats (object);
   if (depth == 0)
     return;
+  /* Its metrics are not properties. */
+  if (GRAMMAR_IS_ASSESS_RUNNER (object))
+    for (guint i = 0; i < grammar_assess_runner_get_n_metrics (GRAMMAR_ASSESS_RUNNER (object)); i++)
+      print_llm_stats (G_OBJECT (grammar_assess_runner_get_metric (GRAMMAR_ASSESS_RUNNER (object), i)), seen,
+                       depth);
 
   pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
   for (guint i = 0; i < n_pspecs; i++)
@@ -83,7 +88,8 @@ print_llm_stats (GObject    *object,
 
 /* Prints the statistics of every language model @object is or holds in
  * a property (a pipeline's generator, a dense retriever's embedder, an
- * llm-judge's model), looking two levels deep. */
+ * llm-judge's model, an assess runner's metrics' models), looking two
+ * levels deep. */
 void
 grammar_cli_print_llm_stats_within (GObject *object)
 {
@@ -256,6 +262,32 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "Records judged at once, at most (default: 4)",
     "no results given; pass -i results.jsonl",
     "no output given; pass -o judged.jsonl",
+  },
+  [GRAMMAR_CLI_STAGE_ASSESS] = {
+    "assess", "— score every response with the metrics of [metrics]",
+    "Scores every record of the results with every metric that the metrics key of\n"
+    "the [metrics] section names (metrics=faithfulness;selfcheck, each a section\n"
+    "with plugin=ragas-faithfulness, selfcheck, faithfulness-lexical or\n"
+    "selfcheck-ngram) and appends it to the output with assessment: one\n"
+    "{plugin, score, threshold, passed, evidence} per metric, or score null with\n"
+    "unmeasured (the reason) when the metric could not score it. [metrics] may\n"
+    "also set max-concurrency and retry-failed.",
+    "Every record is checked before any request: a metric that needs the\n"
+    "retrieved texts (faithfulness) or the samples (selfcheck, see samples= of the\n"
+    "system) stops the run with exit status 2 when a record lacks them.\n"
+    "Running again with the same output resumes: ids already in it are skipped,\n"
+    "and an incomplete last line left by an interrupted run is removed.\n"
+    "grammar report -i judged.jsonl --assessed assessed.jsonl shows how far each\n"
+    "metric agrees with the grounded verdicts.\n"
+    "Exit status: 0 every record scored (unmeasured ones included), 1 a metric\n"
+    "failed on some records (written unmeasured, --retry-failed scores them again)\n"
+    "or the run was interrupted, 2 bad usage, configuration or input.",
+    "The results to score (JSON Lines, from grammar rag or grammar judge)",
+    "The assessed records to write or resume (JSON Lines)",
+    "Only the first N records of the results (default: all)",
+    "Records scored at once, at most (default: 4)",
+    "no results given; pass -i results.jsonl",
+    "no output given; pass -o assessed.jsonl",
   },
 };
 

@@ -11,7 +11,10 @@
  *
  * What a system under test answered to one query: the response text and
  * the documents it retrieved on the way, in rank order, when it tells
- * them. Answers are immutable once made.
+ * them, and the stochastic samples it gave besides the response when it
+ * was asked for some (for SelfCheck-style evaluators). Answers are
+ * immutable once made, but for the samples, set once by the system that
+ * made the answer.
  */
 struct _GrammarAnswer
 {
@@ -19,6 +22,7 @@ struct _GrammarAnswer
 
   char *response;
   GPtrArray *retrieved;  /* GrammarHit */
+  GStrv samples;         /* NULL: none asked */
 };
 
 G_DEFINE_FINAL_TYPE (GrammarAnswer, grammar_answer, G_TYPE_OBJECT)
@@ -30,6 +34,7 @@ grammar_answer_finalize (GObject *object)
 
   g_free (self->response);
   g_ptr_array_unref (self->retrieved);
+  g_strfreev (self->samples);
 
   G_OBJECT_CLASS (grammar_answer_parent_class)->finalize (object);
 }
@@ -99,4 +104,37 @@ grammar_answer_get_retrieved (GrammarAnswer *self)
 {
   g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), NULL);
   return self->retrieved;
+}
+
+/**
+ * grammar_answer_get_samples:
+ * @self: a #GrammarAnswer
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the
+ *   stochastic samples, or %NULL when none were asked for
+ */
+const char * const *
+grammar_answer_get_samples (GrammarAnswer *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), NULL);
+  return (const char * const *) self->samples;
+}
+
+/**
+ * grammar_answer_set_samples:
+ * @self: a #GrammarAnswer
+ * @samples: (nullable) (array zero-terminated=1): the stochastic samples
+ *   the system gave besides the response, or %NULL for none
+ *
+ * Sets the samples, which SelfCheck-style metrics compare the response
+ * with. A system sets them before it hands the answer over.
+ */
+void
+grammar_answer_set_samples (GrammarAnswer      *self,
+                            const char * const *samples)
+{
+  g_return_if_fail (GRAMMAR_IS_ANSWER (self));
+
+  g_strfreev (self->samples);
+  self->samples = g_strdupv ((char **) samples);
 }

@@ -17,9 +17,12 @@ G_BEGIN_DECLS
 #define GRAMMAR_TYPE_ANSWER (grammar_answer_get_type ())
 G_DECLARE_FINAL_TYPE (GrammarAnswer, grammar_answer, GRAMMAR, ANSWER, GObject)
 
-GrammarAnswer *grammar_answer_new          (const char          *response,
-                                                         GPtrArray           *retrieved);
-const char          *grammar_answer_get_response (GrammarAnswer *self);
-GPtrArray           *grammar_answer_get_retrieved (GrammarAnswer *self);
+GrammarAnswer      *grammar_answer_new           (const char         *response,
+                                                  GPtrArray          *retrieved);
+const char         *grammar_answer_get_response  (GrammarAnswer      *self);
+GPtrArray          *grammar_answer_get_retrieved (GrammarAnswer      *self);
+const char * const *grammar_answer_get_samples   (GrammarAnswer      *self);
+void                grammar_answer_set_samples   (GrammarAnswer      *self,
+                                                  const char * const *samples);
 
 G_END_DECLS

@@ -49,5 +49,6 @@ GPtrArray       *grammar_document_load_jsonl       (const char      *path,
 
 char           **grammar_document_tokenize         (const char      *text);
 gboolean         grammar_document_is_stop_word     (const char      *token);
+char           **grammar_document_split_sentences  (const char      *text);
 
 G_END_DECLS

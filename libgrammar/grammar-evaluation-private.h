@@ -67,6 +67,8 @@ G_GNUC_INTERNAL
 void                grammar_evaluation_tally_add         (GrammarEvaluationTally       *tally,
                                                           const GrammarEvaluationGroup *group);
 G_GNUC_INTERNAL
+const char         *grammar_evaluation_tag_name          (GrammarGroupTag               tag);
+G_GNUC_INTERNAL
 double              grammar_evaluation_rate              (guint64                       successes,
                                                           guint64                       n);
 

@@ -57,6 +57,14 @@ G_DEFINE_FINAL_TYPE (GrammarEvaluation, grammar_evaluation, G_TYPE_OBJECT)
 
 static const char * const tag_names[GRAMMAR_GROUP_N_TAGS] = { "gap", "robust", "non_robust", "unmeasured" };
 
+/* The name of @tag in reports: gap, robust, non_robust or unmeasured. */
+const char *
+grammar_evaluation_tag_name (GrammarGroupTag tag)
+{
+  g_return_val_if_fail ((guint) tag < GRAMMAR_GROUP_N_TAGS, NULL);
+  return tag_names[tag];
+}
+
 static void
 group_free (gpointer data)
 {

@@ -203,13 +203,17 @@ grammar_method_step_fingerprint (Run  *run,
       hash_sections (self, checksum, (const char *[]) { "judge", "matcher", NULL });
       hash_step (checksum, "rag", grammar_method_find_step (run, STEP_RAG, step->style));
       break;
+    case STEP_ASSESS:
+      hash_sections (self, checksum, (const char *[]) { "metrics", NULL });
+      hash_step (checksum, "rag", grammar_method_find_step (run, STEP_RAG, step->style));
+      break;
     case STEP_REPORT:
       for (guint i = 0; i < run->steps->len; i++)
         {
           Step *judge = g_ptr_array_index (run->steps, i);
 
-          /* the judged files' contents too: a resumed judge adds records */
-          if (judge->kind == STEP_JUDGE)
+          /* the judged and assessed files' contents too: a resumed stage adds records */
+          if (judge->kind == STEP_JUDGE || judge->kind == STEP_ASSESS)
             {
               hash_step (checksum, judge->style, judge);
               hash_text (checksum, judge->file, file_hash (self, judge->path));

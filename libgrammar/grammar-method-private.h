@@ -7,6 +7,7 @@
 #include "grammar-manifest-private.h"
 #include "grammar-method.h"
 #include "grammar-report.h"
+#include "grammar-assess-runner.h"
 #include "grammar-judge-runner.h"
 #include "grammar-sql-generator.h"
 #include "grammar-verbalizer.h"
@@ -17,7 +18,7 @@ G_BEGIN_DECLS
 /* The stages by StepKind, as the manifest, the signals and the messages
  * name them. */
 static const char * const step_names[] G_GNUC_UNUSED = {
-  "sql-templates", "docs", "text-templates", "qa", "rag", "judge", "report"
+  "sql-templates", "docs", "text-templates", "qa", "rag", "judge", "assess", "report"
 };
 
 /* The report's files, by format. */
@@ -47,6 +48,7 @@ typedef enum
   STEP_QA,
   STEP_RAG,
   STEP_JUDGE,
+  STEP_ASSESS,
   STEP_REPORT,
 } StepKind;
 
@@ -73,6 +75,7 @@ struct _GrammarMethod
   GrammarSqlGenerator *sql_generator;
   GrammarVerbalizer *verbalizer;
   GrammarJudgeRunner *judge_runner;
+  GrammarAssessRunner *assess_runner;
   GHashTable *file_hashes;   /* path → checksum of its contents, or "" */
 };
 

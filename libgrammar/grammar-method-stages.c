@@ -191,8 +191,20 @@ make_report (Work          *work,
   const char * const *styles = grammar_method_get_styles (self);
   Step *first = grammar_method_find_step (work->run, STEP_JUDGE, styles[0]);
   Step *second = styles[1] != NULL ? grammar_method_find_step (work->run, STEP_JUDGE, styles[1]) : NULL;
-  g_autoptr (JsonNode) full = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05, 0, error);
+  Step *assessed_first = grammar_method_find_step (work->run, STEP_ASSESS, styles[0]);
+  Step *assessed_second = styles[1] != NULL ? grammar_method_find_step (work->run, STEP_ASSESS, styles[1]) : NULL;
+  const char *assessed[3] = { NULL, NULL, NULL };
+  g_autoptr (JsonNode) full = NULL;
   g_autoptr (JsonNode) text = NULL;
+
+  /* the reliability of the metrics, over the styles the report compares */
+  if (assessed_first != NULL)
+    {
+      assessed[0] = assessed_first->path;
+      assessed[1] = assessed_second != NULL ? assessed_second->path : NULL;
+    }
+  full = grammar_report_build_with_assessed (first->path, second != NULL ? second->path : NULL, assessed, FALSE,
+                                             0.05, 0, error);
 
   if (full == NULL)
     return FALSE;
@@ -205,8 +217,8 @@ make_report (Work          *work,
       if (format == GRAMMAR_REPORT_FORMAT_TEXT)
         {
           /* the text report lists 20 gap groups and errors, as `grammar report` does */
-          text = grammar_report_build (first->path, second != NULL ? second->path : NULL, FALSE, 0.05,
-                                       GRAMMAR_REPORT_TEXT_MAX_LIST, error);
+          text = grammar_report_build_with_assessed (first->path, second != NULL ? second->path : NULL, assessed,
+                                                     FALSE, 0.05, GRAMMAR_REPORT_TEXT_MAX_LIST, error);
           if (text == NULL)
             return FALSE;
           report = text;

@@ -52,6 +52,7 @@
  * | `qa`             | `STYLE.dataset.jsonl`        | `[database]`                 |
  * | `rag`            | `STYLE.results.jsonl`        | `[system]`                   |
  * | `judge`          | `STYLE.judged.jsonl`         | `[judge]`, `[matcher]`       |
+ * | `assess`         | `STYLE.assessed.jsonl`       | `[metrics]` (when present)   |
  * | `report`         | `report.{txt,json,md,html}`  |                              |
  *
  * The corpus the `docs` stage writes is given to every retriever section
@@ -210,6 +211,7 @@ grammar_method_finalize (GObject *object)
   g_clear_object (&self->schema);
   g_clear_object (&self->system);
   g_clear_object (&self->judge_runner);
+  g_clear_object (&self->assess_runner);
   g_clear_object (&self->sql_generator);
   g_clear_object (&self->verbalizer);
   g_hash_table_unref (self->file_hashes);
@@ -952,6 +954,19 @@ start_step (GTask *task,
         start_runner (task, GRAMMAR_STAGE_RUNNER (self->judge_runner), results, step);
       }
       break;
+    case STEP_ASSESS:
+      {
+        Step *results = grammar_method_find_step (run, STEP_RAG, step->style);
+
+        if (self->assess_runner == NULL &&
+            (self->assess_runner = grammar_assess_runner_new_from_config (self->config, &error)) == NULL)
+          {
+            fail (task, error);
+            return;
+          }
+        start_runner (task, GRAMMAR_STAGE_RUNNER (self->assess_runner), results, step);
+      }
+      break;
     default:
       {
         g_autoptr (GTask) thread = g_task_new (self, cancellable, on_work_done, task);
@@ -991,7 +1006,7 @@ load_kept_report (GrammarMethod  *self,
 static gboolean
 is_resumable (Step *step)
 {
-  return step->kind == STEP_RAG || step->kind == STEP_JUDGE;
+  return step->kind == STEP_RAG || step->kind == STEP_JUDGE || step->kind == STEP_ASSESS;
 }
 
 /* Why the stage runs, or "kept" when its file is up to date. */
@@ -1107,6 +1122,8 @@ plan_steps (Run *run)
       add_step (run, STEP_QA, styles[i], "dataset.jsonl");
       add_step (run, STEP_RAG, styles[i], "results.jsonl");
       add_step (run, STEP_JUDGE, styles[i], "judged.jsonl");
+      if (grammar_config_has_section (run->self->config, "metrics"))
+        add_step (run, STEP_ASSESS, styles[i], "assessed.jsonl");
     }
   add_step (run, STEP_REPORT, NULL, "report.json");
   return run->steps;

@@ -1,4 +1,4 @@
-/* grammar-metric.h: computes named values over judged records
+/* grammar-metric.h: scores one record: a reference-free evaluator or a grounded metric
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,8 +10,8 @@
 
 #include <gio/gio.h>
 
-#include "grammar-metric-value.h"
 #include "grammar-record.h"
+#include "grammar-score.h"
 
 G_BEGIN_DECLS
 
@@ -28,27 +28,33 @@ G_DECLARE_INTERFACE (GrammarMetric, grammar_metric, GRAMMAR, METRIC, GObject)
 /**
  * GrammarMetricInterface:
  * @g_iface: the parent interface
- * @compute: computes the values, blocking (implement this or @compute_async)
- * @compute_async: starts computing (default: @compute, completed at once)
- * @compute_finish: finishes @compute_async
+ * @check_record: checks, before any record is scored, that a record has
+ *   what the metric reads (default: every record is fine)
+ * @score: scores one record, blocking (implement this or @score_async)
+ * @score_async: starts scoring one record (default: @score, completed at once)
+ * @score_finish: finishes @score_async
  *
  * The virtual functions of a metric plugin (RAGAS-style faithfulness,
- * SelfCheck, RAGEval keypoints, retrieval metrics…).
+ * SelfCheck, their lexical approximations, RAGEval keypoints…). Every
+ * implementation also has a `threshold` property (double, 0 to 1).
  */
 struct _GrammarMetricInterface
 {
   GTypeInterface g_iface;
 
-  GPtrArray * (*compute)        (GrammarMetric        *self,
-                                 GPtrArray            *records,
+  gboolean      (*check_record) (GrammarMetric        *self,
+                                 GrammarRecord        *record,
+                                 GError              **error);
+  GrammarScore *(*score)        (GrammarMetric        *self,
+                                 GrammarRecord        *record,
                                  GCancellable         *cancellable,
                                  GError              **error);
-  void        (*compute_async)  (GrammarMetric        *self,
-                                 GPtrArray            *records,
+  void          (*score_async)  (GrammarMetric        *self,
+                                 GrammarRecord        *record,
                                  GCancellable         *cancellable,
                                  GAsyncReadyCallback   callback,
                                  gpointer              user_data);
-  GPtrArray * (*compute_finish) (GrammarMetric        *self,
+  GrammarScore *(*score_finish) (GrammarMetric        *self,
                                  GAsyncResult         *result,
                                  GError              **error);
 
@@ -56,17 +62,21 @@ struct _GrammarMetricInterface
   gpointer padding[8];
 };
 
-GPtrArray *grammar_metric_compute        (GrammarMetric        *self,
-                                          GPtrArray            *records,
-                                          GCancellable         *cancellable,
-                                          GError              **error);
-void       grammar_metric_compute_async  (GrammarMetric        *self,
-                                          GPtrArray            *records,
-                                          GCancellable         *cancellable,
-                                          GAsyncReadyCallback   callback,
-                                          gpointer              user_data);
-GPtrArray *grammar_metric_compute_finish (GrammarMetric        *self,
-                                          GAsyncResult         *result,
-                                          GError              **error);
+double        grammar_metric_get_threshold (GrammarMetric        *self);
+gboolean      grammar_metric_check_record  (GrammarMetric        *self,
+                                            GrammarRecord        *record,
+                                            GError              **error);
+GrammarScore *grammar_metric_score         (GrammarMetric        *self,
+                                            GrammarRecord        *record,
+                                            GCancellable         *cancellable,
+                                            GError              **error);
+void          grammar_metric_score_async   (GrammarMetric        *self,
+                                            GrammarRecord        *record,
+                                            GCancellable         *cancellable,
+                                            GAsyncReadyCallback   callback,
+                                            gpointer              user_data);
+GrammarScore *grammar_metric_score_finish  (GrammarMetric        *self,
+                                            GAsyncResult         *result,
+                                            GError              **error);
 
 G_END_DECLS

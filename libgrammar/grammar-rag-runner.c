@@ -21,6 +21,9 @@
  * - `response`: what the system answered, or null when it failed
  * - `retrieved`: the documents it retrieved, `[{"id", "score", "text"}]`
  *   in rank order (absent when it failed)
+ * - `samples`: the stochastic responses it gave besides `response`, when
+ *   it was configured to give some (such as the `samples` key of the
+ *   `pipeline` and `http` systems)
  * - `error`: why the query failed (only then)
  * - `latency_ms`: the time from asking to the answer, in milliseconds
  *
@@ -35,7 +38,7 @@
  * `error` and counted (grammar_stage_runner_get_n_failed()); the run
  * goes on and still succeeds. With #GrammarRagRunner:retry-failed, the
  * failed records of the output are removed and asked again. Members of
- * a later stage (`verdict`, `judge`, `retrieval`) are dropped from the
+ * a later stage (`verdict`, `judge`, `retrieval`, `assessment`) are dropped from the
  * records written, since they judged another response.
  */
 
@@ -167,15 +170,18 @@ result_to_json (GrammarRecord *record,
     {
       grammar_record_set_response (record, grammar_answer_get_response (answer));
       grammar_record_set_retrieved (record, grammar_answer_get_retrieved (answer));
+      grammar_record_set_samples (record, grammar_answer_get_samples (answer));
     }
   else
     {
       grammar_record_set_response (record, NULL);
       grammar_record_set_retrieved (record, NULL);
+      grammar_record_set_samples (record, NULL);
       grammar_record_set_error (record, error->message);
     }
   grammar_record_set_latency_ms (record, latency_ms);
   grammar_record_set_verdict (record, NULL);
+  grammar_record_set_scores (record, NULL);
 
   node = grammar_record_to_json (record);
   object = json_node_get_object (node);

@@ -26,6 +26,8 @@
  * - `answer`: an array of rows, each an array of values
  * - `doc_ids`: an array of strings, the documents that hold the answer
  * - `response`: a string, or null when the system failed
+ * - `samples`: an array of strings, stochastic responses the system gave
+ *   besides `response` (only when it was asked for some)
  * - `retrieved`: an array of `{"id": string, "score": number, "text": string}`,
  *   the text being optional
  * - `error`: a string, or null
@@ -35,9 +37,12 @@
  * - `retrieval`: the retrieval verdict, `correct`, `incorrect` or `unmeasured`
  * - `judge`: `{"matcher": string, "score": number, "reason": string}`, the
  *   details of the verdict
+ * - `assessment`: an object, one #GrammarScore per metric by its name
+ *   (`assessed.jsonl`)
  *
  * Members that are not set are not written: `response`, `retrieved`,
- * `error`, `verdict`, `judge` and `retrieval` appear only once a stage
+ * `samples`, `error`, `verdict`, `judge`, `retrieval` and `assessment`
+ * appear only once a stage
  * has set them. Members that GRAMMAR does not know are kept as they
  * were read and written back after the known ones, in their original
  * order, so that no user data is lost from one stage to the next.
@@ -58,6 +63,7 @@ struct _GrammarRecord
 
   gboolean has_response;
   char *response;
+  GStrv samples;           /* or NULL */
   GPtrArray *retrieved;    /* GrammarHit, or NULL */
   gboolean has_error;
   char *error;
@@ -66,6 +72,8 @@ struct _GrammarRecord
   GrammarVerdict *verdict;
   gboolean has_retrieval;
   GrammarVerdictKind retrieval;
+
+  GPtrArray *scores;       /* GrammarScore, or NULL */
 
   JsonObject *unknown;     /* members GRAMMAR does not know, in order */
 };
@@ -87,7 +95,9 @@ grammar_record_finalize (GObject *object)
   g_clear_pointer (&self->answer, json_node_unref);
   g_strfreev (self->doc_ids);
   g_free (self->response);
+  g_strfreev (self->samples);
   g_clear_pointer (&self->retrieved, g_ptr_array_unref);
+  g_clear_pointer (&self->scores, g_ptr_array_unref);
   g_free (self->error);
   g_clear_object (&self->verdict);
   json_object_unref (self->unknown);
@@ -255,26 +265,53 @@ read_verdict_kind (JsonNode            *node,
 }
 
 static gboolean
-read_doc_ids (GrammarRecord  *self,
-              JsonNode       *node,
-              GError        **error)
+read_strings (JsonNode    *node,
+              const char  *name,
+              GStrv       *field,
+              GError     **error)
 {
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   JsonArray *array;
 
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return invalid_member (error, "doc_ids", "an array of strings");
+    return invalid_member (error, name, "an array of strings");
   array = json_node_get_array (node);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *element = json_array_get_element (array, i);
 
       if (!node_is_string (element))
-        return invalid_member (error, "doc_ids", "an array of strings");
+        return invalid_member (error, name, "an array of strings");
       g_strv_builder_add (builder, json_node_get_string (element));
     }
-  g_strfreev (self->doc_ids);
-  self->doc_ids = g_strv_builder_end (builder);
+  g_strfreev (*field);
+  *field = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+static gboolean
+read_assessment (GrammarRecord  *self,
+                 JsonNode       *node,
+                 GError        **error)
+{
+  g_autoptr (GPtrArray) scores = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GList) names = NULL;
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid_member (error, "assessment", "an object of scores by metric");
+  object = json_node_get_object (node);
+  names = json_object_get_members (object);
+  for (const GList *l = names; l != NULL; l = l->next)
+    {
+      GrammarScore *score = grammar_score_new_from_json (l->data, json_object_get_member (object, l->data), error);
+
+      if (score == NULL)
+        return FALSE;
+      g_ptr_array_add (scores, score);
+    }
+  g_clear_pointer (&self->scores, g_ptr_array_unref);
+  self->scores = g_steal_pointer (&scores);
   return TRUE;
 }
 
@@ -456,9 +493,13 @@ grammar_record_new_from_json (JsonNode  *node,
       else if (g_str_equal (name, "answer"))
         ok = read_answer (self, member, error);
       else if (g_str_equal (name, "doc_ids"))
-        ok = read_doc_ids (self, member, error);
+        ok = read_strings (member, name, &self->doc_ids, error);
       else if (g_str_equal (name, "response"))
         ok = self->has_response = read_nullable_string (member, name, &self->response, error);
+      else if (g_str_equal (name, "samples"))
+        ok = read_strings (member, name, &self->samples, error);
+      else if (g_str_equal (name, "assessment"))
+        ok = read_assessment (self, member, error);
       else if (g_str_equal (name, "retrieved"))
         ok = read_retrieved (self, member, error);
       else if (g_str_equal (name, "error"))
@@ -599,6 +640,14 @@ grammar_record_to_json (GrammarRecord *self)
 
   if (self->has_response)
     add_string_member (builder, "response", self->response);
+  if (self->samples != NULL)
+    {
+      json_builder_set_member_name (builder, "samples");
+      json_builder_begin_array (builder);
+      for (guint i = 0; self->samples[i] != NULL; i++)
+        json_builder_add_string_value (builder, self->samples[i]);
+      json_builder_end_array (builder);
+    }
   if (self->retrieved != NULL)
     {
       json_builder_set_member_name (builder, "retrieved");
@@ -635,6 +684,19 @@ grammar_record_to_json (GrammarRecord *self)
       add_number_member (builder, "score", grammar_verdict_get_score (self->verdict));
       if (grammar_verdict_get_reason (self->verdict) != NULL)
         add_string_member (builder, "reason", grammar_verdict_get_reason (self->verdict));
+      json_builder_end_object (builder);
+    }
+  if (self->scores != NULL)
+    {
+      json_builder_set_member_name (builder, "assessment");
+      json_builder_begin_object (builder);
+      for (guint i = 0; i < self->scores->len; i++)
+        {
+          GrammarScore *score = g_ptr_array_index (self->scores, i);
+
+          json_builder_set_member_name (builder, grammar_score_get_metric (score));
+          json_builder_add_value (builder, grammar_score_to_json (score));
+        }
       json_builder_end_object (builder);
     }
 
@@ -1122,6 +1184,106 @@ grammar_record_set_retrieval_verdict (GrammarRecord      *self,
 
   self->retrieval = retrieval;
   self->has_retrieval = TRUE;
+}
+
+/**
+ * grammar_record_get_samples:
+ * @self: a #GrammarRecord
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the
+ *   stochastic samples the system gave besides the response, or %NULL
+ *   when the record has none
+ */
+const char * const *
+grammar_record_get_samples (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), NULL);
+  return (const char * const *) self->samples;
+}
+
+/**
+ * grammar_record_set_samples:
+ * @self: a #GrammarRecord
+ * @samples: (nullable) (array zero-terminated=1): the samples, or %NULL
+ *   to unset them
+ *
+ * Sets the stochastic samples of the system under test, member `samples`.
+ */
+void
+grammar_record_set_samples (GrammarRecord      *self,
+                            const char * const *samples)
+{
+  GStrv copy;
+
+  g_return_if_fail (GRAMMAR_IS_RECORD (self));
+
+  copy = g_strdupv ((GStrv) samples);
+  g_strfreev (self->samples);
+  self->samples = copy;
+}
+
+/**
+ * grammar_record_get_scores:
+ * @self: a #GrammarRecord
+ *
+ * Returns: (transfer none) (nullable) (element-type GrammarScore): the
+ *   scores of the metrics that assessed the record, in the order they
+ *   are written, or %NULL when it was not assessed
+ */
+GPtrArray *
+grammar_record_get_scores (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), NULL);
+  return self->scores;
+}
+
+/**
+ * grammar_record_get_score:
+ * @self: a #GrammarRecord
+ * @metric: the name of a metric
+ *
+ * Returns: (transfer none) (nullable): the score of @metric, or %NULL
+ */
+GrammarScore *
+grammar_record_get_score (GrammarRecord *self,
+                          const char    *metric)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), NULL);
+  g_return_val_if_fail (metric != NULL, NULL);
+
+  for (guint i = 0; self->scores != NULL && i < self->scores->len; i++)
+    if (g_strcmp0 (grammar_score_get_metric (g_ptr_array_index (self->scores, i)), metric) == 0)
+      return g_ptr_array_index (self->scores, i);
+  return NULL;
+}
+
+/**
+ * grammar_record_set_scores:
+ * @self: a #GrammarRecord
+ * @scores: (nullable) (element-type GrammarScore) (transfer none): the
+ *   scores, each with its metric name set, or %NULL to unset them
+ *
+ * Sets the member `assessment`: one score per metric, by its name.
+ */
+void
+grammar_record_set_scores (GrammarRecord *self,
+                           GPtrArray     *scores)
+{
+  GPtrArray *copy = NULL;
+
+  g_return_if_fail (GRAMMAR_IS_RECORD (self));
+
+  if (scores != NULL)
+    {
+      copy = g_ptr_array_new_with_free_func (g_object_unref);
+      for (guint i = 0; i < scores->len; i++)
+        {
+          g_return_if_fail (grammar_score_get_metric (g_ptr_array_index (scores, i)) != NULL);
+          g_ptr_array_add (copy, g_object_ref (g_ptr_array_index (scores, i)));
+        }
+    }
+  g_clear_pointer (&self->scores, g_ptr_array_unref);
+  self->scores = copy;
 }
 
 static gboolean

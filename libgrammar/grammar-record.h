@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "grammar-hit.h"
+#include "grammar-score.h"
 #include "grammar-verdict.h"
 
 G_BEGIN_DECLS
@@ -74,5 +75,14 @@ void                grammar_record_set_verdict           (GrammarRecord      *se
 GrammarVerdictKind  grammar_record_get_retrieval_verdict (GrammarRecord      *self);
 void                grammar_record_set_retrieval_verdict (GrammarRecord      *self,
                                                           GrammarVerdictKind  retrieval);
+
+const char * const *grammar_record_get_samples           (GrammarRecord      *self);
+void                grammar_record_set_samples           (GrammarRecord      *self,
+                                                          const char * const *samples);
+GPtrArray          *grammar_record_get_scores            (GrammarRecord      *self);
+GrammarScore       *grammar_record_get_score             (GrammarRecord      *self,
+                                                          const char         *metric);
+void                grammar_record_set_scores            (GrammarRecord      *self,
+                                                          GPtrArray          *scores);
 
 G_END_DECLS

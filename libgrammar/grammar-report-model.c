@@ -55,6 +55,17 @@ static const Column debug_columns[] = {
 static const Column pairing_columns[] = {
   { "Figure", 0, 0 }, { "Value", COLUMN_NUMERIC, 0 },
 };
+static const Column reliability_columns[] = {
+  { "Metric", COLUMN_USER, 0 }, { "Slice", COLUMN_USER, 0 }, { "n", COLUMN_NUMERIC, 0 },
+  { "Precision", COLUMN_NUMERIC, 0 }, { "Prec. 95 %", 0, 0 }, { "Recall", COLUMN_NUMERIC, 0 },
+  { "Rec. 95 %", 0, 0 }, { "Spec.", COLUMN_NUMERIC, 0 }, { "Acc.", COLUMN_NUMERIC, 0 },
+  { "AUROC", COLUMN_NUMERIC, 0 }, { "AUROC 95 %", 0, 0 }, { "Unm.", COLUMN_NUMERIC, 0 },
+};
+static const Column paper_columns[] = {
+  { "Metric", COLUMN_USER, 0 }, { "TP", COLUMN_NUMERIC, 0 }, { "FP", COLUMN_NUMERIC, 0 },
+  { "FN", COLUMN_NUMERIC, 0 }, { "TN", COLUMN_NUMERIC, 0 }, { "Precision (z 95 %)", 0, 0 },
+  { "Recall (z 95 %)", 0, 0 },
+};
 static const Column test_columns[] = {
   { "Metric", 0, 0 }, { "A", COLUMN_NUMERIC, 0 }, { "A 95 %", 0, 0 }, { "B", COLUMN_NUMERIC, 0 },
   { "B 95 %", 0, 0 }, { "Difference", COLUMN_NUMERIC, 0 }, { "z", COLUMN_NUMERIC, 0 },
@@ -980,6 +991,112 @@ add_comparison (Document   *doc,
   add_verdict (doc, comparison, name_a, name_b);
 }
 
+/* "0.19" of a proportion {value}, NONE when undefined. */
+static char *
+format_proportion (JsonObject *figures,
+                   const char *name)
+{
+  return format_rate (member_object (figures, name), "value");
+}
+
+static char *
+format_percent_interval (JsonObject *proportion,
+                         const char *interval)
+{
+  double value = member_number (proportion, "value");
+  double lo, hi;
+
+  if (!isfinite (value) || !node_interval (member (proportion, interval), &lo, &hi))
+    return g_strdup (NONE);
+  return g_strdup_printf ("%.0f%% (%.0f–%.0f%%)", 100.0 * value, 100.0 * lo, 100.0 * hi);
+}
+
+static void
+add_reliability_row (Table      *table,
+                     const char *metric,
+                     const char *slice,
+                     JsonObject *figures)
+{
+  JsonObject *auroc = member_object (figures, "auroc");
+
+  table_add (table, g_strdup (metric), g_strdup (slice),
+             format_count (member_object (figures, "accuracy"), "n"),
+             format_proportion (figures, "precision"), format_interval (member_object (figures, "precision"), "wilson"),
+             format_proportion (figures, "recall"), format_interval (member_object (figures, "recall"), "wilson"),
+             format_proportion (figures, "specificity"), format_proportion (figures, "accuracy"),
+             format_rate (auroc, "value"), format_interval (auroc, "interval"),
+             format_rate (figures, "unmeasured_share"));
+}
+
+static void
+add_slices (Table      *table,
+            const char *metric,
+            JsonObject *slices,
+            const char *prefix)
+{
+  g_autoptr (GList) keys = slices != NULL ? json_object_get_members (slices) : NULL;
+
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      g_autofree char *slice = g_strdup_printf ("%s %s", prefix, (const char *) l->data);
+
+      add_reliability_row (table, metric, slice, member_object (slices, l->data));
+    }
+}
+
+/* How far each reference-free metric agrees with the grounded verdicts. */
+static void
+add_reliability (Document   *doc,
+                 JsonObject *root)
+{
+  JsonObject *reliability = member_object (root, "reliability");
+  g_autoptr (GList) metrics = reliability != NULL ? json_object_get_members (reliability) : NULL;
+  g_autoptr (GArray) chart = chart_rows_new ();
+  Table *table, *paper, *slices;
+
+  if (metrics == NULL)
+    return;
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Reliability of the metrics"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+    "Each metric's pass or fail is a prediction of the grounded verdict (correct = positive). Low precision: "
+    "optimistic, wrong answers pass. Low recall: cynical, right answers fail. 95 % Wilson intervals; AUROC of "
+    "the score with a bootstrap interval; Unm.: the share of records the metric left unmeasured."));
+  table = TABLE_NEW (reliability_columns, FALSE);
+  paper = TABLE_NEW (paper_columns, FALSE);
+  slices = TABLE_NEW (reliability_columns, FALSE);
+  for (GList *l = metrics; l != NULL; l = l->next)
+    {
+      JsonObject *figures = member_object (reliability, l->data);
+      JsonObject *confusion = member_object (figures, "confusion");
+      const char *verdict = member_string (figures, "verdict");
+
+      add_reliability_row (table, l->data, "all", figures);
+      table_add (paper, g_strdup (l->data), format_count (confusion, "tp"), format_count (confusion, "fp"),
+                 format_count (confusion, "fn"), format_count (confusion, "tn"),
+                 format_percent_interval (member_object (figures, "precision"), "normal"),
+                 format_percent_interval (member_object (figures, "recall"), "normal"));
+      add_slices (slices, l->data, member_object (figures, "by_style"), "style");
+      add_slices (slices, l->data, member_object (figures, "by_group"), "group");
+      add_block (doc, BLOCK_CONCLUSION, 0, g_strdup_printf ("%s: %s", (const char *) l->data,
+                                                            verdict != NULL ? verdict : NONE));
+      chart_rows_add (chart, g_strdup_printf ("%s · precision", (const char *) l->data),
+                      member_number (member_object (figures, "precision"), "value"),
+                      member (member_object (figures, "precision"), "wilson"), COLOR_NON_ROBUST);
+      chart_rows_add (chart, g_strdup_printf ("%s · recall", (const char *) l->data),
+                      member_number (member_object (figures, "recall"), "value"),
+                      member (member_object (figures, "recall"), "wilson"), COLOR_ROBUST);
+    }
+  add_table (doc, table);
+  if (doc->charts && chart->len > 0)
+    add_block (doc, BLOCK_CHART, 0, interval_chart (
+      "Precision (the share of right answers among those the metric passes) and recall (the share of right "
+      "answers it passes), with 95 % Wilson intervals.", chart));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup ("As the GRAMMAR paper's Table 1 (normal z intervals):"));
+  add_table (doc, paper);
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Reliability by style and by group tag"));
+  add_table (doc, slices);
+}
+
 Document *
 grammar_report_document_build (JsonObject *root,
                 gboolean    charts)
@@ -993,5 +1110,6 @@ grammar_report_document_build (JsonObject *root,
   add_gap_groups (doc, root);
   add_debug (doc, root);
   add_comparison (doc, root);
+  add_reliability (doc, root);
   return g_steal_pointer (&doc);
 }

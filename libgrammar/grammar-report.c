@@ -10,6 +10,7 @@
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
 #include "grammar-file-private.h"
+#include "grammar-reliability.h"
 #include "grammar-report.h"
 #include "grammar-report-private.h"
 
@@ -214,6 +215,37 @@ grammar_report_build (const char  *input,
                       guint        max_list,
                       GError     **error)
 {
+  return grammar_report_build_with_assessed (input, against, NULL, balance, alpha, max_list, error);
+}
+
+/**
+ * grammar_report_build_with_assessed:
+ * @input: (type filename): a judged run (JSON Lines)
+ * @against: (type filename) (nullable): a second judged run to compare with
+ * @assessed: (nullable) (array zero-terminated=1) (element-type filename):
+ *   assessed files (`grammar assess`) of the records of @input and
+ *   @against, or %NULL
+ * @balance: with @against, drop gap groups from the side that has more
+ *   until their shares match
+ * @alpha: with @against, the significance level of the tests
+ * @max_list: how many gap groups and errors to list, at most (0: all)
+ * @error: return location for a #GError
+ *
+ * As grammar_report_build(), with the reliability of the metrics of
+ * @assessed against the grounded verdicts of @input and @against as the
+ * `reliability` member (see #GrammarReliability).
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL with @error set
+ */
+JsonNode *
+grammar_report_build_with_assessed (const char         *input,
+                                    const char         *against,
+                                    const char * const *assessed,
+                                    gboolean            balance,
+                                    double              alpha,
+                                    guint               max_list,
+                                    GError            **error)
+{
   g_autoptr (GrammarEvaluation) a = NULL;
   g_autoptr (GrammarEvaluation) b = NULL;
   g_autoptr (GrammarComparison) comparison = NULL;
@@ -226,14 +258,28 @@ grammar_report_build (const char  *input,
   if (a == NULL)
     return NULL;
   report = grammar_evaluation_to_json (a, max_list);
-  if (against == NULL)
-    return g_steal_pointer (&report);
-  b = grammar_evaluation_load (against, NULL, error);
-  if (b == NULL)
-    return NULL;
-  comparison = grammar_comparison_new (a, b, balance, alpha, error);
-  if (comparison == NULL)
-    return NULL;
-  json_object_set_member (json_node_get_object (report), "comparison", grammar_comparison_to_json (comparison));
+  if (against != NULL)
+    {
+      b = grammar_evaluation_load (against, NULL, error);
+      if (b == NULL)
+        return NULL;
+      comparison = grammar_comparison_new (a, b, balance, alpha, error);
+      if (comparison == NULL)
+        return NULL;
+      json_object_set_member (json_node_get_object (report), "comparison", grammar_comparison_to_json (comparison));
+    }
+  if (assessed != NULL && assessed[0] != NULL)
+    {
+      g_autoptr (GrammarReliability) reliability = grammar_reliability_new ();
+
+      grammar_reliability_add_judged (reliability, a);
+      if (b != NULL)
+        grammar_reliability_add_judged (reliability, b);
+      for (guint i = 0; assessed[i] != NULL; i++)
+        if (!grammar_reliability_add_assessed (reliability, assessed[i], NULL, error))
+          return NULL;
+      json_object_set_member (json_node_get_object (report), "reliability",
+                              grammar_reliability_to_json (reliability));
+    }
   return g_steal_pointer (&report);
 }

@@ -55,6 +55,13 @@ JsonNode *grammar_report_build             (const char           *input,
                                             double                alpha,
                                             guint                 max_list,
                                             GError              **error);
+JsonNode *grammar_report_build_with_assessed (const char         *input,
+                                              const char         *against,
+                                              const char * const *assessed,
+                                              gboolean            balance,
+                                              double              alpha,
+                                              guint               max_list,
+                                              GError            **error);
 gboolean grammar_report_write              (JsonNode             *report,
                                             GrammarReportFormat   format,
                                             GOutputStream        *stream,

@@ -25,4 +25,15 @@ gboolean grammar_stats_two_proportion_z (guint64  successes_a,
                                          double  *z,
                                          double  *p);
 
+G_GNUC_INTERNAL
+gboolean grammar_stats_normal_interval (guint64  successes,
+                                        guint64  n,
+                                        double   z,
+                                        double  *low,
+                                        double  *high);
+G_GNUC_INTERNAL
+double   grammar_stats_auroc        (const double   *scores,
+                                     const gboolean *positive,
+                                     guint           n);
+
 G_END_DECLS

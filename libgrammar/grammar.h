@@ -24,7 +24,7 @@
 #include "grammar-hit.h"
 #include "grammar-verdict.h"
 #include "grammar-record.h"
-#include "grammar-metric-value.h"
+#include "grammar-score.h"
 #include "grammar-answer.h"
 
 #include "grammar-database.h"
@@ -54,6 +54,8 @@
 #include "grammar-evaluation.h"
 #include "grammar-comparison.h"
 #include "grammar-report.h"
+#include "grammar-assess-runner.h"
+#include "grammar-reliability.h"
 
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"

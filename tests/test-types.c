@@ -747,25 +747,52 @@ test_embeddings_vectors (void)
   g_assert_cmpuint (grammar_embeddings_get_n_vectors (none), ==, 0);
 }
 
+/* A score passes from its threshold on, is never NaN, and keeps what
+ * assessed.jsonl says of it through a round trip. */
 static void
-test_metric_value_interval (void)
+test_score_json (void)
 {
-  g_autoptr (GrammarMetricValue) value = grammar_metric_value_new ("accuracy", 0.75, 40);
-  double lower = NAN, upper = NAN;
+  g_autoptr (GrammarScore) score = grammar_score_new (0.75);
+  g_autoptr (GrammarScore) nan_score = grammar_score_new (NAN);
+  g_autoptr (GrammarScore) failed = grammar_score_new_failed ("HTTP 500: busy");
+  g_autoptr (GrammarScore) copy = NULL;
+  g_autoptr (GrammarScore) failed_copy = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (JsonNode) failed_node = NULL;
+  g_autoptr (JsonNode) bad = json_from_string ("{\"score\": 1.5}", NULL);
+  g_autoptr (GError) error = NULL;
 
-  g_assert_cmpstr (grammar_metric_value_get_name (value), ==, "accuracy");
-  g_assert_cmpfloat (grammar_metric_value_get_value (value), ==, 0.75);
-  g_assert_cmpuint (grammar_metric_value_get_count (value), ==, 40);
+  grammar_score_set_threshold (score, 0.75);
+  g_assert_true (grammar_score_get_passed (score));
+  grammar_score_set_threshold (score, 0.8);
+  g_assert_false (grammar_score_get_passed (score));
+  grammar_score_set_plugin (score, "selfcheck");
+  grammar_score_set_evidence (score, json_from_string ("{\"yes\": 3}", NULL));
 
-  g_assert_false (grammar_metric_value_get_interval (value, &lower, &upper));
-  g_assert_false (isnan (lower));
-  g_assert_false (isnan (upper));
+  g_assert_false (grammar_score_is_measured (nan_score));
+  g_assert_false (grammar_score_get_passed (nan_score));
+  g_assert_cmpstr (grammar_score_get_reason (nan_score), ==, "the metric computed no number");
 
-  grammar_metric_value_set_interval (value, 0.6, 0.86);
-  g_assert_true (grammar_metric_value_get_interval (value, &lower, &upper));
-  g_assert_cmpfloat (lower, ==, 0.6);
-  g_assert_cmpfloat (upper, ==, 0.86);
-  g_assert_true (grammar_metric_value_get_interval (value, NULL, NULL));
+  node = grammar_score_to_json (score);
+  copy = grammar_score_new_from_json ("consistency", node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_score_get_metric (copy), ==, "consistency");
+  g_assert_cmpstr (grammar_score_get_plugin (copy), ==, "selfcheck");
+  g_assert_cmpfloat (grammar_score_get_value (copy), ==, 0.75);
+  g_assert_cmpfloat (grammar_score_get_threshold (copy), ==, 0.8);
+  g_assert_false (grammar_score_get_passed (copy));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (grammar_score_get_evidence (copy)), "yes"), ==, 3);
+
+  failed_node = grammar_score_to_json (failed);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_node_get_object (failed_node), "score")));
+  failed_copy = grammar_score_new_from_json ("consistency", failed_node, &error);
+  g_assert_no_error (error);
+  g_assert_true (grammar_score_is_failed (failed_copy));
+  g_assert_cmpstr (grammar_score_get_reason (failed_copy), ==, "HTTP 500: busy");
+
+  g_assert_null (grammar_score_new_from_json ("consistency", bad, &error));
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
+  g_assert_nonnull (strstr (error->message, "consistency"));
 }
 
 static void
@@ -1006,7 +1033,7 @@ main (int   argc,
   g_test_add_func ("/types/chat-request/defaults", test_chat_request_defaults);
   g_test_add_func ("/types/chat-response/choices", test_chat_response);
   g_test_add_func ("/types/embeddings/vectors", test_embeddings_vectors);
-  g_test_add_func ("/types/metric-value/interval", test_metric_value_interval);
+  g_test_add_func ("/types/score/json", test_score_json);
   g_test_add_func ("/types/answer/retrieved", test_answer_and_documents);
   g_test_add_func ("/types/llm/blocking-over-async", test_llm_blocking_over_async);
   g_test_add_func ("/types/llm/async", test_llm_async);

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "grammar-extractive-llm.h"
@@ -24,7 +25,8 @@
  * markers, in this order, the whole message is the question, there is no
  * context, and the reply is `I don't know.`
  *
- * Sentences. The context is cut into paragraphs at blank lines, and a
+ * Sentences. The context is cut by grammar_document_split_sentences():
+ * into paragraphs at blank lines, and a
  * paragraph into sentences after `.`, `!` or `?` (with any closing quotes
  * or brackets and further `.!?` right after it) that is followed by a
  * space or the end of the paragraph, except where the next word starts
@@ -45,8 +47,19 @@
  * position) joined by spaces in context order. When no sentence shares a
  * word with the question the reply is `I don't know.`
  *
- * A request for n choices gets n identical ones; temperature, seed,
- * max-tokens, stop sequences and the JSON response format are ignored.
+ * Sampling. At a temperature of 0 or unset, every choice is the reply
+ * above, so a request for n choices gets n identical ones. At a
+ * temperature T > 0 each choice draws its sentences (as many as
+ * #GrammarExtractiveLlm:max-sentences) among those that share a word
+ * with the question, without replacement, each with a weight of
+ * exp((score − best score) / T): the best sentences stay the likeliest,
+ * and the higher T the more often another one is drawn. The draws are
+ * seeded by the request's seed (or #GrammarExtractiveLlm:seed), the
+ * prompt and the choice's index, so the same request gives the same
+ * choices on every run. This is the offline stand-in for the stochastic
+ * samples that SelfCheck-style metrics compare a response with.
+ *
+ * Max-tokens, stop sequences and the JSON response format are ignored.
  * Token counts are words separated by white space: the prompt's over all
  * messages, the completion's over the reply times n. There are no
  * embeddings: grammar_llm_embed() fails with %GRAMMAR_ERROR_NOT_SUPPORTED.
@@ -61,6 +74,7 @@ struct _GrammarExtractiveLlm
 
   gboolean stop_words;
   guint max_sentences;
+  guint seed;
 };
 
 enum
@@ -68,6 +82,7 @@ enum
   PROP_0,
   PROP_STOP_WORDS,
   PROP_MAX_SENTENCES,
+  PROP_SEED,
   N_PROPS
 };
 
@@ -170,173 +185,6 @@ parse_prompt (const char  *message,
   return TRUE;
 }
 
-/* ---- sentences ---- */
-
-/* Words that end in a `.` that usually does not end the sentence. */
-static const char * const abbreviations[] = {
-  "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "inc", "ltd", "co", "corp", "no",
-  "nos", "approx", "dept", "fig", "vol", "al", "cf", "ca", "gen", "gov", "rev", "lt", "col", "capt",
-  "sgt", "ave", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-};
-
-static gboolean
-is_closer (gunichar c)
-{
-  return c == '"' || c == '\'' || c == ')' || c == ']' || c == 0x201D || c == 0x2019 || c == 0x00BB ||
-         c == '.' || c == '!' || c == '?';
-}
-
-static gboolean
-is_opener (gunichar c)
-{
-  return c == '"' || c == '\'' || c == '(' || c == '[' || c == 0x201C || c == 0x2018 || c == 0x00AB;
-}
-
-/* The `.` at @dot ends the word that starts after the last space before
- * it (not before @start): is that word an abbreviation? */
-static gboolean
-is_abbreviation (const char *start,
-                 const char *dot)
-{
-  const char *word = dot;
-  g_autofree char *text = NULL;
-
-  while (word > start && word[-1] != ' ')
-    word--;
-  while (word < dot && is_opener (g_utf8_get_char (word)))
-    word = g_utf8_next_char (word);
-  if (word == dot)
-    return FALSE;
-  text = g_strndup (word, dot - word);
-  if (strchr (text, '.') != NULL)
-    return TRUE;
-  if (g_utf8_strlen (text, -1) == 1 && g_unichar_isalpha (g_utf8_get_char (text)))
-    return TRUE;
-  for (gsize i = 0; i < G_N_ELEMENTS (abbreviations); i++)
-    if (g_ascii_strcasecmp (text, abbreviations[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* Whether the word after the space at @p starts with a lower-case letter. */
-static gboolean
-next_is_lower (const char *p)
-{
-  return *p == ' ' && g_unichar_islower (g_utf8_get_char (p + 1));
-}
-
-static void
-add_sentence (GPtrArray  *sentences,
-              const char *start,
-              const char *end)
-{
-  while (start < end && *start == ' ')
-    start++;
-  while (end > start && end[-1] == ' ')
-    end--;
-  if (end > start)
-    g_ptr_array_add (sentences, g_strndup (start, end - start));
-}
-
-/* Whether the terminal punctuation at @p ends a sentence; @end is set to
- * where the sentence ends (after any closing marks). */
-static gboolean
-ends_sentence (const char  *start,
-               const char  *p,
-               const char **end)
-{
-  gunichar c = g_utf8_get_char (p);
-  const char *after = g_utf8_next_char (p);
-
-  /* CJK full stops need no space after them. */
-  if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F)
-    {
-      *end = after;
-      return TRUE;
-    }
-  if (c != '.' && c != '!' && c != '?')
-    return FALSE;
-  while (*after != '\0' && is_closer (g_utf8_get_char (after)))
-    after = g_utf8_next_char (after);
-  if (*after != '\0' && *after != ' ')
-    return FALSE;
-  if (next_is_lower (after) || (c == '.' && is_abbreviation (start, p)))
-    return FALSE;
-  *end = after;
-  return TRUE;
-}
-
-/* @paragraph has its white space collapsed to single spaces. */
-static void
-split_paragraph (const char *paragraph,
-                 GPtrArray  *sentences)
-{
-  const char *start = paragraph;
-  const char *p = paragraph;
-
-  while (*p != '\0')
-    {
-      const char *end;
-
-      if (ends_sentence (start, p, &end))
-        {
-          add_sentence (sentences, start, end);
-          start = p = end;
-        }
-      else
-        p = g_utf8_next_char (p);
-    }
-  add_sentence (sentences, start, p);
-}
-
-static gboolean
-is_blank_line (const char *line)
-{
-  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
-    if (!g_unichar_isspace (g_utf8_get_char (p)))
-      return FALSE;
-  return TRUE;
-}
-
-/* Appends @line to @paragraph, every run of white space as one space. */
-static void
-append_collapsed (GString    *paragraph,
-                  const char *line)
-{
-  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (!g_unichar_isspace (c))
-        g_string_append_unichar (paragraph, c);
-      else if (paragraph->len > 0 && paragraph->str[paragraph->len - 1] != ' ')
-        g_string_append_c (paragraph, ' ');
-    }
-  if (paragraph->len > 0 && paragraph->str[paragraph->len - 1] != ' ')
-    g_string_append_c (paragraph, ' ');
-}
-
-static GPtrArray *
-split_sentences (const char *context)
-{
-  g_auto (GStrv) lines = g_strsplit (context, "\n", -1);
-  g_autoptr (GString) paragraph = g_string_new (NULL);
-  GPtrArray *sentences = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (!is_blank_line (lines[i]))
-        {
-          append_collapsed (paragraph, lines[i]);
-          continue;
-        }
-      split_paragraph (paragraph->str, sentences);
-      g_string_truncate (paragraph, 0);
-    }
-  split_paragraph (paragraph->str, sentences);
-  return sentences;
-}
-
 /* ---- scoring ---- */
 
 static GHashTable *
@@ -395,20 +243,60 @@ compare_by_index (gconstpointer a,
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The reply to @question given @context. */
+/* Keeps @n entries of @scored drawn at random without replacement, each
+ * with a weight of exp((score - best) / temperature). */
+static void
+draw_sentences (GArray *scored,
+                guint   n,
+                double  temperature,
+                GRand  *rand)
+{
+  g_autoptr (GArray) drawn = g_array_new (FALSE, FALSE, sizeof (Scored));
+  guint best = 0;
+
+  for (guint i = 0; i < scored->len; i++)
+    best = MAX (best, g_array_index (scored, Scored, i).score);
+  while (drawn->len < n && scored->len > 0)
+    {
+      double total = 0.0, target;
+      guint pick = scored->len - 1;
+
+      for (guint i = 0; i < scored->len; i++)
+        total += exp (((double) g_array_index (scored, Scored, i).score - best) / temperature);
+      target = g_rand_double (rand) * total;
+      for (guint i = 0; i < scored->len; i++)
+        {
+          target -= exp (((double) g_array_index (scored, Scored, i).score - best) / temperature);
+          if (target < 0.0)
+            {
+              pick = i;
+              break;
+            }
+        }
+      g_array_append_val (drawn, g_array_index (scored, Scored, pick));
+      g_array_remove_index (scored, pick);
+    }
+  g_array_set_size (scored, 0);
+  g_array_append_vals (scored, drawn->data, drawn->len);
+}
+
+/* The reply to @question given @context: the best sentences, or with
+ * @rand sentences drawn at @temperature. */
 static char *
 extract (GrammarExtractiveLlm *self,
          const char           *context,
-         const char           *question)
+         const char           *question,
+         double                temperature,
+         GRand                *rand)
 {
   g_autoptr (GHashTable) question_words = word_set (question, self->stop_words);
-  g_autoptr (GPtrArray) sentences = split_sentences (context);
+  g_auto (GStrv) sentences = grammar_document_split_sentences (context);
   g_autoptr (GArray) scored = g_array_new (FALSE, FALSE, sizeof (Scored));
   g_autoptr (GString) reply = g_string_new (NULL);
 
-  for (guint i = 0; i < sentences->len; i++)
+  for (guint i = 0; sentences[i] != NULL; i++)
     {
-      Scored entry = { i, score_sentence (question_words, g_ptr_array_index (sentences, i)) };
+      Scored entry = { i, score_sentence (question_words, sentences[i]) };
 
       if (entry.score > 0)
         g_array_append_val (scored, entry);
@@ -416,14 +304,19 @@ extract (GrammarExtractiveLlm *self,
   if (scored->len == 0)
     return g_strdup (UNKNOWN_REPLY);
 
-  g_array_sort (scored, compare_by_score);
-  g_array_set_size (scored, MIN (scored->len, self->max_sentences));
+  if (rand != NULL)
+    draw_sentences (scored, self->max_sentences, temperature, rand);
+  else
+    {
+      g_array_sort (scored, compare_by_score);
+      g_array_set_size (scored, MIN (scored->len, self->max_sentences));
+    }
   g_array_sort (scored, compare_by_index);
   for (guint i = 0; i < scored->len; i++)
     {
       if (i > 0)
         g_string_append_c (reply, ' ');
-      g_string_append (reply, g_ptr_array_index (sentences, g_array_index (scored, Scored, i).index));
+      g_string_append (reply, sentences[g_array_index (scored, Scored, i).index]);
     }
   return g_string_free (g_steal_pointer (&reply), FALSE);
 }
@@ -456,33 +349,55 @@ last_user_message (GrammarChatRequest *request)
   return NULL;
 }
 
+/* Choice @index of the reply to @request. */
 static char *
 answer (GrammarExtractiveLlm *self,
-        GrammarChatRequest   *request)
+        GrammarChatRequest   *request,
+        guint                 index)
 {
   const char *message = last_user_message (request);
+  double temperature = grammar_chat_request_get_temperature (request);
   g_autofree char *context = NULL;
   g_autofree char *question = NULL;
+  g_autoptr (GRand) rand = NULL;
+  gint64 seed = self->seed;
 
   if (message == NULL || !parse_prompt (message, &context, &question))
     return g_strdup (UNKNOWN_REPLY);
-  return extract (self, context, question);
+  if (temperature > 0.0)
+    {
+      guint32 seeds[4];
+
+      grammar_chat_request_get_seed (request, &seed);
+      seeds[0] = (guint32) seed;
+      seeds[1] = (guint32) ((guint64) seed >> 32);
+      seeds[2] = g_str_hash (message);
+      seeds[3] = index;
+      rand = g_rand_new_with_seed_array (seeds, G_N_ELEMENTS (seeds));
+    }
+  return extract (self, context, question, temperature, rand);
 }
 
 static GrammarChatResponse *
 respond (GrammarExtractiveLlm *self,
          GrammarChatRequest   *request)
 {
-  g_autofree char *reply = answer (self, request);
   guint n = MAX (grammar_chat_request_get_n (request), 1);
-  g_autofree const char **choices = g_new0 (const char *, n + 1);
-  guint prompt_tokens = 0;
+  g_autoptr (GPtrArray) choices = g_ptr_array_new_with_free_func (g_free);
+  guint prompt_tokens = 0, completion_tokens = 0;
 
   for (guint i = 0; i < n; i++)
-    choices[i] = reply;
+    {
+      char *reply = answer (self, request, i);
+
+      completion_tokens += count_words (reply);
+      g_ptr_array_add (choices, reply);
+    }
+  g_ptr_array_add (choices, NULL);
   for (guint i = 0; i < grammar_chat_request_get_n_messages (request); i++)
     prompt_tokens += count_words (grammar_chat_request_get_message_content (request, i));
-  return grammar_chat_response_new (choices, MODEL_NAME, prompt_tokens, count_words (reply) * n);
+  return grammar_chat_response_new ((const char * const *) choices->pdata, MODEL_NAME, prompt_tokens,
+                                    completion_tokens);
 }
 
 static void
@@ -561,6 +476,7 @@ grammar_extractive_llm_get_property (GObject    *object,
     {
     case PROP_STOP_WORDS: g_value_set_boolean (value, self->stop_words); break;
     case PROP_MAX_SENTENCES: g_value_set_uint (value, self->max_sentences); break;
+    case PROP_SEED: g_value_set_uint (value, self->seed); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -577,6 +493,7 @@ grammar_extractive_llm_set_property (GObject      *object,
     {
     case PROP_STOP_WORDS: self->stop_words = g_value_get_boolean (value); break;
     case PROP_MAX_SENTENCES: self->max_sentences = g_value_get_uint (value); break;
+    case PROP_SEED: self->seed = g_value_get_uint (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -596,6 +513,10 @@ grammar_extractive_llm_class_init (GrammarExtractiveLlmClass *klass)
   properties[PROP_MAX_SENTENCES] =
     g_param_spec_uint ("max-sentences", NULL,
                        "Reply with the best N sentences, in context order", 1, 1000, 1, construct);
+  properties[PROP_SEED] =
+    g_param_spec_uint ("seed", NULL,
+                       "The seed of the draws at a temperature above 0, when the request has none",
+                       0, G_MAXUINT, 0, construct);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

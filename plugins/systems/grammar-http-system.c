@@ -31,6 +31,12 @@
  * lacks the answer fails at once: a broken service is not fixed by
  * asking again. The key from #GrammarHttpSystem:api-key-env is sent as
  * a bearer token and never shown.
+ *
+ * With #GrammarHttpSystem:samples N, each query is POSTed N more times
+ * with the members of #GrammarHttpSystem:sample-params merged into the
+ * request (such as `{"temperature": 1.0}`), and the answers of those
+ * become the samples of the answer, for SelfCheck-style metrics. A
+ * sample that fails fails the query.
  */
 
 #define DEFAULT_QUERY_MEMBER "query"
@@ -61,10 +67,13 @@ struct _GrammarHttpSystem
   guint max_retries;
   guint max_concurrency;
   char *ca_file;
+  guint samples;
+  char *sample_params;
 
   /* state */
   char *shown_url;          /* url without a password, for messages */
   JsonObject *extra;        /* extra-body, parsed; NULL when unset */
+  JsonObject *sample_extra; /* sample-params, parsed; NULL when unset */
   GrammarHttpClient *client;
 };
 
@@ -85,6 +94,8 @@ enum
   PROP_MAX_RETRIES,
   PROP_MAX_CONCURRENCY,
   PROP_CA_FILE,
+  PROP_SAMPLES,
+  PROP_SAMPLE_PARAMS,
   N_PROPS
 };
 
@@ -352,6 +363,78 @@ check_reply (guint     status,
   return FALSE;
 }
 
+/* ---- answering ---- */
+
+/* One query on its way: the answer, then its samples. */
+typedef struct
+{
+  char *text;           /* the query */
+  GrammarAnswer *answer;
+  GStrv samples;        /* samples slots */
+  guint pending;
+  GError *error;        /* the first sample's error */
+} Query;
+
+static void
+query_free (Query *query)
+{
+  g_free (query->text);
+  g_clear_object (&query->answer);
+  g_strfreev (query->samples);
+  g_clear_error (&query->error);
+  g_free (query);
+}
+
+typedef struct
+{
+  GTask *task;          /* owned */
+  guint index;
+} SampleSlot;
+
+static void
+on_sample_sent (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  SampleSlot *slot = user_data;
+  g_autoptr (GTask) task = slot->task;
+  GrammarHttpSystem *self = g_task_get_source_object (task);
+  Query *query = g_task_get_task_data (task);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GrammarAnswer) sample = NULL;
+  GError *error = NULL;
+  guint index = slot->index;
+
+  g_free (slot);
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, NULL, &error);
+  sample = bytes != NULL ? parse_answer (self, bytes, &error) : NULL;
+  if (sample == NULL)
+    {
+      if (query->error == NULL)
+        {
+          query->error = error;
+          g_prefix_error (&query->error, "sample %u: ", index + 1);
+        }
+      else
+        g_error_free (error);
+    }
+  else
+    query->samples[index] = g_strdup (grammar_answer_get_response (sample));
+  if (--query->pending > 0)
+    return;
+  if (query->error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&query->error));
+      return;
+    }
+  grammar_answer_set_samples (query->answer, (const char * const *) query->samples);
+  g_task_return_pointer (task, g_steal_pointer (&query->answer), g_object_unref);
+}
+
+static GBytes *build_body (GrammarHttpSystem *self,
+                           const char        *query,
+                           JsonObject        *params);
+
 static void
 on_sent (GObject      *source,
          GAsyncResult *result,
@@ -359,35 +442,69 @@ on_sent (GObject      *source,
 {
   g_autoptr (GTask) task = user_data;
   GrammarHttpSystem *self = g_task_get_source_object (task);
+  Query *query = g_task_get_task_data (task);
   g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GBytes) body = NULL;
   GError *error = NULL;
   GrammarAnswer *answer;
 
   bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, NULL, &error);
   answer = bytes != NULL ? parse_answer (self, bytes, &error) : NULL;
   if (answer == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, answer, g_object_unref);
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (self->samples == 0)
+    {
+      g_task_return_pointer (task, answer, g_object_unref);
+      return;
+    }
+
+  /* The samples: the same query again, N times, with sample-params. */
+  query->answer = answer;
+  query->samples = g_new0 (char *, self->samples + 1);
+  query->pending = self->samples;
+  body = build_body (self, query->text, self->sample_extra);
+  for (guint i = 0; i < self->samples; i++)
+    {
+      SampleSlot *slot = g_new0 (SampleSlot, 1);
+
+      slot->task = g_object_ref (task);
+      slot->index = i;
+      grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
+                                      g_object_ref (self), g_object_unref, g_task_get_cancellable (task),
+                                      on_sample_sent, slot);
+    }
 }
 
-/* ---- answering ---- */
+static void
+merge_members (JsonObject *object,
+               JsonObject *from,
+               const char *skip)
+{
+  g_autoptr (GList) members = from != NULL ? json_object_get_members (from) : NULL;
 
-/* {"<query-member>": query} over the members of extra-body. */
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_str_equal (l->data, skip))
+      json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
+}
+
+/* {"<query-member>": query} over the members of extra-body, and of
+ * @params (sample-params) when given. */
 static GBytes *
 build_body (GrammarHttpSystem *self,
-            const char        *query)
+            const char        *query,
+            JsonObject        *params)
 {
   g_autoptr (JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr (JsonObject) object = json_object_new ();
   g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (GList) members = self->extra != NULL ? json_object_get_members (self->extra) : NULL;
   gsize length = 0;
   char *data;
 
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_str_equal (l->data, self->query_member))
-      json_object_set_member (object, l->data, json_node_copy (json_object_get_member (self->extra, l->data)));
+  merge_members (object, self->extra, self->query_member);
+  merge_members (object, params, self->query_member);
   json_object_set_string_member (object, self->query_member, query);
   json_node_set_object (root, object);
   json_generator_set_root (generator, root);
@@ -413,7 +530,9 @@ grammar_http_system_answer_async (GrammarSystem       *system,
                                "the http system was not initialized (g_initable_init)");
       return;
     }
-  body = build_body (self, query);
+  g_task_set_task_data (task, g_new0 (Query, 1), (GDestroyNotify) query_free);
+  ((Query *) g_task_get_task_data (task))->text = g_strdup (query);
+  body = build_body (self, query, NULL);
   grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
                                   g_object_ref (self), g_object_unref, cancellable, on_sent,
                                   g_steal_pointer (&task));
@@ -473,19 +592,23 @@ check_pointers (GrammarHttpSystem  *self,
   return TRUE;
 }
 
+/* Parses the JSON object of the property @name, when set. */
 static gboolean
-check_extra_body (GrammarHttpSystem  *self,
-                  GError            **error)
+parse_object_param (const char  *name,
+                    const char  *text,
+                    const char  *example,
+                    JsonObject **object,
+                    GError     **error)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local_error = NULL;
   JsonNode *root;
 
-  if (!is_set (self->extra_body))
+  if (!is_set (text))
     return TRUE;
-  if (!json_parser_load_from_data (parser, self->extra_body, -1, &local_error))
+  if (!json_parser_load_from_data (parser, text, -1, &local_error))
     {
-      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "extra-body is not JSON: %s",
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "%s is not JSON: %s", name,
                    local_error->message);
       return FALSE;
     }
@@ -493,11 +616,20 @@ check_extra_body (GrammarHttpSystem  *self,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                   "extra-body must be a JSON object such as {\"top_k\": 5}");
+                   "%s must be a JSON object such as %s", name, example);
       return FALSE;
     }
-  self->extra = json_object_ref (json_node_get_object (root));
+  *object = json_object_ref (json_node_get_object (root));
   return TRUE;
+}
+
+static gboolean
+check_extra_body (GrammarHttpSystem  *self,
+                  GError            **error)
+{
+  return parse_object_param ("extra-body", self->extra_body, "{\"top_k\": 5}", &self->extra, error) &&
+         parse_object_param ("sample-params", self->sample_params, "{\"temperature\": 1.0}", &self->sample_extra,
+                             error);
 }
 
 /* The client of the queries, set up from the plugin's connection
@@ -576,6 +708,8 @@ grammar_http_system_finalize (GObject *object)
   g_free (self->ca_file);
   g_free (self->shown_url);
   g_clear_pointer (&self->extra, json_object_unref);
+  g_clear_pointer (&self->sample_extra, json_object_unref);
+  g_free (self->sample_params);
 
   G_OBJECT_CLASS (grammar_http_system_parent_class)->finalize (object);
 }
@@ -604,6 +738,8 @@ grammar_http_system_get_property (GObject    *object,
     case PROP_MAX_RETRIES: g_value_set_uint (value, self->max_retries); break;
     case PROP_MAX_CONCURRENCY: g_value_set_uint (value, self->max_concurrency); break;
     case PROP_CA_FILE: g_value_set_string (value, self->ca_file); break;
+    case PROP_SAMPLES: g_value_set_uint (value, self->samples); break;
+    case PROP_SAMPLE_PARAMS: g_value_set_string (value, self->sample_params); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -635,6 +771,8 @@ grammar_http_system_set_property (GObject      *object,
     case PROP_MAX_RETRIES: self->max_retries = g_value_get_uint (value); break;
     case PROP_MAX_CONCURRENCY: self->max_concurrency = g_value_get_uint (value); break;
     case PROP_CA_FILE: set_str (&self->ca_file, g_value_get_string (value)); break;
+    case PROP_SAMPLES: self->samples = g_value_get_uint (value); break;
+    case PROP_SAMPLE_PARAMS: set_str (&self->sample_params, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -700,6 +838,14 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
   properties[PROP_CA_FILE] =
     g_param_spec_string ("ca-file", NULL, "PEM file of the CAs to trust for https (default: the system's)",
                          NULL, flags | GRAMMAR_PARAM_PATH);
+  properties[PROP_SAMPLES] =
+    g_param_spec_uint ("samples", NULL,
+                       "Asks each query N more times for stochastic samples (for SelfCheck); 0: none",
+                       0, 100, 0, flags);
+  properties[PROP_SAMPLE_PARAMS] =
+    g_param_spec_string ("sample-params", NULL,
+                         "A JSON object whose members are merged into the requests of the samples, such as "
+                         "{\"temperature\": 1.0}", NULL, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

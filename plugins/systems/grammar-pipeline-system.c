@@ -18,6 +18,13 @@
  *
  * The answer carries every hit the retriever returned, even one the
  * character budget left out of the prompt.
+ *
+ * With #GrammarPipelineSystem:samples N, the generator is asked once
+ * more, the same prompt for N choices at
+ * #GrammarPipelineSystem:sample-temperature (one request: a server that
+ * supports `n` answers it at once), and the answer carries them as its
+ * samples, for SelfCheck-style metrics. The response itself stays at
+ * #GrammarPipelineSystem:temperature.
  */
 
 #define DEFAULT_PROMPT \
@@ -38,6 +45,8 @@ struct _GrammarPipelineSystem
   char *system_prompt;
   double temperature;
   guint max_tokens;
+  guint samples;
+  double sample_temperature;
 };
 
 enum
@@ -51,6 +60,8 @@ enum
   PROP_SYSTEM_PROMPT,
   PROP_TEMPERATURE,
   PROP_MAX_TOKENS,
+  PROP_SAMPLES,
+  PROP_SAMPLE_TEMPERATURE,
   N_PROPS
 };
 
@@ -177,14 +188,41 @@ typedef struct
 {
   char *query;
   GPtrArray *hits;      /* GrammarHit */
+  GrammarChatRequest *request;
+  char *response;       /* once the generator answered */
 } AnswerOp;
 
 static void
 answer_op_free (AnswerOp *op)
 {
   g_free (op->query);
+  g_clear_object (&op->request);
+  g_free (op->response);
   g_clear_pointer (&op->hits, g_ptr_array_unref);
   g_free (op);
+}
+
+static void
+on_samples_done (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AnswerOp *op = g_task_get_task_data (task);
+  g_autoptr (GrammarChatResponse) response = NULL;
+  GrammarAnswer *answer;
+  GError *error = NULL;
+
+  response = grammar_llm_chat_finish (GRAMMAR_LLM (source), result, &error);
+  if (response == NULL)
+    {
+      g_prefix_error (&error, "generator (samples): ");
+      g_task_return_error (task, error);
+      return;
+    }
+  answer = grammar_answer_new (op->response, op->hits);
+  grammar_answer_set_samples (answer, grammar_chat_response_get_choices (response));
+  g_task_return_pointer (task, answer, g_object_unref);
 }
 
 static void
@@ -193,8 +231,10 @@ on_chat_done (GObject      *source,
               gpointer      user_data)
 {
   g_autoptr (GTask) task = user_data;
+  GrammarPipelineSystem *self = g_task_get_source_object (task);
   AnswerOp *op = g_task_get_task_data (task);
   g_autoptr (GrammarChatResponse) response = NULL;
+  GCancellable *cancellable;
   GError *error = NULL;
   const char *text;
 
@@ -206,7 +246,17 @@ on_chat_done (GObject      *source,
       return;
     }
   text = grammar_chat_response_get_text (response);
-  g_task_return_pointer (task, grammar_answer_new (text != NULL ? text : "", op->hits), g_object_unref);
+  if (self->samples == 0)
+    {
+      g_task_return_pointer (task, grammar_answer_new (text != NULL ? text : "", op->hits), g_object_unref);
+      return;
+    }
+  /* The same prompt again, for the samples. */
+  op->response = g_strdup (text != NULL ? text : "");
+  grammar_chat_request_set_temperature (op->request, self->sample_temperature);
+  grammar_chat_request_set_n (op->request, self->samples);
+  cancellable = g_task_get_cancellable (task);
+  grammar_llm_chat_async (self->generator, op->request, cancellable, on_samples_done, g_steal_pointer (&task));
 }
 
 static void
@@ -217,7 +267,6 @@ on_retrieved (GObject      *source,
   g_autoptr (GTask) task = user_data;
   GrammarPipelineSystem *self = g_task_get_source_object (task);
   AnswerOp *op = g_task_get_task_data (task);
-  g_autoptr (GrammarChatRequest) request = NULL;
   GCancellable *cancellable = g_task_get_cancellable (task);
   GError *error = NULL;
 
@@ -230,8 +279,8 @@ on_retrieved (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
-  request = build_request (self, op->query, op->hits);
-  grammar_llm_chat_async (self->generator, request, cancellable, on_chat_done, g_steal_pointer (&task));
+  op->request = build_request (self, op->query, op->hits);
+  grammar_llm_chat_async (self->generator, op->request, cancellable, on_chat_done, g_steal_pointer (&task));
 }
 
 static void
@@ -355,6 +404,8 @@ grammar_pipeline_system_get_property (GObject    *object,
     case PROP_SYSTEM_PROMPT: g_value_set_string (value, self->system_prompt); break;
     case PROP_TEMPERATURE: g_value_set_double (value, self->temperature); break;
     case PROP_MAX_TOKENS: g_value_set_uint (value, self->max_tokens); break;
+    case PROP_SAMPLES: g_value_set_uint (value, self->samples); break;
+    case PROP_SAMPLE_TEMPERATURE: g_value_set_double (value, self->sample_temperature); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -383,6 +434,8 @@ grammar_pipeline_system_set_property (GObject      *object,
       break;
     case PROP_TEMPERATURE: self->temperature = g_value_get_double (value); break;
     case PROP_MAX_TOKENS: self->max_tokens = g_value_get_uint (value); break;
+    case PROP_SAMPLES: self->samples = g_value_get_uint (value); break;
+    case PROP_SAMPLE_TEMPERATURE: self->sample_temperature = g_value_get_double (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -422,6 +475,13 @@ grammar_pipeline_system_class_init (GrammarPipelineSystemClass *klass)
                          -1.0, 2.0, 0.0, flags);
   properties[PROP_MAX_TOKENS] =
     g_param_spec_uint ("max-tokens", NULL, "The most tokens of an answer; 0: unset", 0, G_MAXUINT, 0, flags);
+  properties[PROP_SAMPLES] =
+    g_param_spec_uint ("samples", NULL,
+                       "Stochastic samples asked for besides the response (for SelfCheck); 0: none",
+                       0, 100, 0, flags);
+  properties[PROP_SAMPLE_TEMPERATURE] =
+    g_param_spec_double ("sample-temperature", NULL, "The sampling temperature of the samples",
+                         0.0, 2.0, 1.0, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -435,6 +495,7 @@ static void
 grammar_pipeline_system_init (GrammarPipelineSystem *self)
 {
   self->context_chars = DEFAULT_CONTEXT_CHARS;
+  self->sample_temperature = 1.0;
   self->prompt = g_strdup (DEFAULT_PROMPT);
   self->system_prompt = g_strdup ("");
 }

@@ -1,0 +1,47 @@
+/* grammar-score.h: what one metric says of one record
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define GRAMMAR_TYPE_SCORE (grammar_score_get_type ())
+G_DECLARE_FINAL_TYPE (GrammarScore, grammar_score, GRAMMAR, SCORE, GObject)
+
+GrammarScore *grammar_score_new            (double         value);
+GrammarScore *grammar_score_new_unmeasured (const char    *reason);
+GrammarScore *grammar_score_new_failed     (const char    *reason);
+GrammarScore *grammar_score_new_from_json  (const char    *metric,
+                                            JsonNode      *node,
+                                            GError       **error);
+JsonNode     *grammar_score_to_json        (GrammarScore  *self);
+
+gboolean      grammar_score_is_measured    (GrammarScore  *self);
+gboolean      grammar_score_is_failed      (GrammarScore  *self);
+double        grammar_score_get_value      (GrammarScore  *self);
+const char   *grammar_score_get_reason     (GrammarScore  *self);
+void          grammar_score_set_reason     (GrammarScore  *self,
+                                            const char    *reason);
+JsonNode     *grammar_score_get_evidence   (GrammarScore  *self);
+void          grammar_score_set_evidence   (GrammarScore  *self,
+                                            JsonNode      *evidence);
+double        grammar_score_get_threshold  (GrammarScore  *self);
+void          grammar_score_set_threshold  (GrammarScore  *self,
+                                            double         threshold);
+gboolean      grammar_score_get_passed     (GrammarScore  *self);
+const char   *grammar_score_get_metric     (GrammarScore  *self);
+void          grammar_score_set_metric     (GrammarScore  *self,
+                                            const char    *metric);
+const char   *grammar_score_get_plugin     (GrammarScore  *self);
+void          grammar_score_set_plugin     (GrammarScore  *self,
+                                            const char    *plugin);
+
+G_END_DECLS
