@@ -297,6 +297,57 @@ on_chat (GObject      *source,
     g_main_loop_quit (state->loop);
 }
 
+/* The choices of one request at @temperature with @seed (negative: none). */
+static GStrv
+sample (GrammarLlm *reader,
+        double      temperature,
+        gint64      seed,
+        guint       n)
+{
+  g_autoptr (GrammarChatRequest) request = grammar_chat_request_new ();
+  g_autoptr (GrammarChatResponse) response = NULL;
+  g_autofree char *prompt = prompt_for (acme_context, "Which client is in the Energy or the Retail industry?");
+  g_autoptr (GError) error = NULL;
+
+  grammar_chat_request_add_message (request, "user", prompt);
+  grammar_chat_request_set_n (request, n);
+  grammar_chat_request_set_temperature (request, temperature);
+  if (seed >= 0)
+    grammar_chat_request_set_seed (request, seed);
+  response = grammar_llm_chat (reader, request, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_chat_response_get_n_choices (response), ==, n);
+  return g_strdupv ((GStrv) grammar_chat_response_get_choices (response));
+}
+
+/* At a temperature above 0 the choices are drawn among the sentences
+ * that share a word with the question, the same on every run, and
+ * another seed draws others. */
+static void
+test_sampling (void)
+{
+  g_autoptr (GrammarLlm) reader = build_reader (NULL);
+  g_auto (GStrv) first = sample (reader, 1.0, -1, 40);
+  g_auto (GStrv) again = sample (reader, 1.0, -1, 40);
+  g_auto (GStrv) other_seed = sample (reader, 1.0, 7, 40);
+  g_auto (GStrv) cold = sample (reader, 0.0, -1, 5);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_assert_true (g_strv_equal ((const char * const *) first, (const char * const *) again));
+  g_assert_false (g_strv_equal ((const char * const *) first, (const char * const *) other_seed));
+  for (guint i = 0; first[i] != NULL; i++)
+    {
+      g_assert_nonnull (strstr (acme_context, first[i]));
+      g_assert_true (strstr (first[i], "Energy") != NULL || strstr (first[i], "Retail") != NULL ||
+                     strstr (first[i], "client") != NULL || strstr (first[i], "industry") != NULL);
+      g_hash_table_add (seen, first[i]);
+    }
+  /* more than one sentence is drawn over 40 draws */
+  g_assert_cmpuint (g_hash_table_size (seen), >, 1);
+  for (guint i = 1; cold[i] != NULL; i++)
+    g_assert_cmpstr (cold[i], ==, cold[0]);
+}
+
 static void
 test_async (void)
 {
@@ -309,7 +360,7 @@ test_async (void)
   grammar_chat_request_add_message (request, "system", "Be brief.");
   grammar_chat_request_add_message (request, "user", prompt);
   grammar_chat_request_set_n (request, 3);
-  grammar_chat_request_set_temperature (request, 1.5);
+  grammar_chat_request_set_temperature (request, 0.0);
   grammar_llm_chat_async (reader, request, NULL, on_chat, &state);
   /* The result is delivered from the main loop, never during the call. */
   g_assert_null (state.response);
@@ -416,6 +467,7 @@ main (int    argc,
   g_test_add_func ("/extractive/async", test_async);
   g_test_add_func ("/extractive/cancelled", test_cancelled);
   g_test_add_func ("/extractive/embeddings", test_embeddings);
+  g_test_add_func ("/extractive/sampling", test_sampling);
   g_test_add_func ("/extractive/config", test_config);
   g_test_add_func ("/extractive/cli", test_cli);
 
