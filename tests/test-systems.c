@@ -670,6 +670,10 @@ service_dynamic_reply (const char *path,
                               authorization != NULL && g_str_has_prefix (authorization, "Bearer ")
                               ? authorization + strlen ("Bearer ") : "(none)");
     }
+  /* "sampled" for a request with a temperature (sample-params), else "main" */
+  if (g_str_equal (path, "/sampled"))
+    return g_strdup_printf ("{\"answer\": \"%s\", \"retrieved\": []}",
+                            strstr (body, "\"temperature\"") != NULL ? "sampled" : "main");
   if (g_str_equal (path, "/echo"))
     {
       g_autoptr (JsonParser) parser = json_parser_new ();
@@ -979,6 +983,34 @@ assert_contains (const char *haystack,
 {
   if (strstr (haystack, needle) == NULL)
     g_error ("“%s” does not contain “%s”", haystack, needle);
+}
+
+/* samples=N: N more requests with sample-params merged in, their
+ * answers the samples; a sample-params that is not an object is refused. */
+static void
+test_http_samples (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sampled", &error, "system.samples", "3",
+                                                 "system.sample-params", "{\"temperature\": 1.0}", NULL);
+  g_autoptr (GrammarSystem) bad = NULL;
+  const char * const *samples;
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (system, "Who leads Tidewatch?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==, "main");
+  samples = grammar_answer_get_samples (answer);
+  g_assert_nonnull (samples);
+  g_assert_cmpuint (g_strv_length ((GStrv) samples), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpstr (samples[i], ==, "sampled");
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (service->counts, "/sampled")), ==, 4);
+
+  bad = http_build ("/sampled", &error, "system.samples", "2", "system.sample-params", "[1]", NULL);
+  g_assert_null (bad);
+  assert_contains (error->message, "sample-params must be a JSON object");
 }
 
 /* The request (query member, extra body, key, extra header) and the
@@ -1396,6 +1428,7 @@ main (int    argc,
   g_test_add_func ("/pipeline/errors", test_pipeline_errors);
   g_test_add_func ("/pipeline/config", test_pipeline_config);
   g_test_add_func ("/http/custom-pointers", test_http_custom_pointers);
+  g_test_add_func ("/http/samples", test_http_samples);
   g_test_add_func ("/http/defaults", test_http_defaults);
   g_test_add_func ("/http/null", test_http_null);
   g_test_add_func ("/http/pointers", test_http_pointers);

@@ -760,6 +760,7 @@ test_score_json (void)
   g_autoptr (JsonNode) node = NULL;
   g_autoptr (JsonNode) failed_node = NULL;
   g_autoptr (JsonNode) bad = json_from_string ("{\"score\": 1.5}", NULL);
+  g_autoptr (JsonNode) evidence = json_from_string ("{\"yes\": 3}", NULL);
   g_autoptr (GError) error = NULL;
 
   grammar_score_set_threshold (score, 0.75);
@@ -767,7 +768,7 @@ test_score_json (void)
   grammar_score_set_threshold (score, 0.8);
   g_assert_false (grammar_score_get_passed (score));
   grammar_score_set_plugin (score, "selfcheck");
-  grammar_score_set_evidence (score, json_from_string ("{\"yes\": 3}", NULL));
+  grammar_score_set_evidence (score, evidence);
 
   g_assert_false (grammar_score_is_measured (nan_score));
   g_assert_false (grammar_score_get_passed (nan_score));
