@@ -614,6 +614,36 @@ grammar_metric_ask_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* ---- prompts ---- */
+
+/* @prompt with its {name} fields filled from @names and @values (NULL
+ * ends @names), in one pass, so that a value holding "{context}" stays
+ * as it is. */
+char *
+grammar_metric_fill_prompt (const char         *prompt,
+                            const char * const *names,
+                            const char * const *values)
+{
+  GString *text = g_string_new (NULL);
+  const char *p = prompt;
+
+  while (*p != '\0')
+    {
+      gboolean filled = FALSE;
+
+      for (guint i = 0; names[i] != NULL && !filled; i++)
+        if (g_str_has_prefix (p, names[i]))
+          {
+            g_string_append (text, values[i] != NULL ? values[i] : "");
+            p += strlen (names[i]);
+            filled = TRUE;
+          }
+      if (!filled)
+        g_string_append_c (text, *p++);
+    }
+  return g_string_free (text, FALSE);
+}
+
 /* ---- text ---- */
 
 /* The start of @text on one line, for messages. */

@@ -68,6 +68,10 @@ G_GNUC_INTERNAL
 void          grammar_metric_reply_free          (GrammarMetricReply  *reply);
 
 G_GNUC_INTERNAL
+char         *grammar_metric_fill_prompt         (const char          *prompt,
+                                                  const char * const  *names,
+                                                  const char * const  *values);
+G_GNUC_INTERNAL
 char         *grammar_metric_excerpt             (const char          *text);
 G_GNUC_INTERNAL
 GHashTable   *grammar_metric_content_words       (const char          *text);

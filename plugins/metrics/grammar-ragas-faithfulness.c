@@ -75,32 +75,6 @@ G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarRagasFaithfulness, grammar_ragas_faithful
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE,
                                                                grammar_ragas_faithfulness_initable_iface_init))
 
-/* Fills the {name} fields of @prompt in one pass. */
-static char *
-fill (const char         *prompt,
-      const char * const *names,
-      const char * const *values)
-{
-  GString *text = g_string_new (NULL);
-  const char *p = prompt;
-
-  while (*p != '\0')
-    {
-      gboolean filled = FALSE;
-
-      for (guint i = 0; names[i] != NULL && !filled; i++)
-        if (g_str_has_prefix (p, names[i]))
-          {
-            g_string_append (text, values[i]);
-            p += strlen (names[i]);
-            filled = TRUE;
-          }
-      if (!filled)
-        g_string_append_c (text, *p++);
-    }
-  return g_string_free (text, FALSE);
-}
-
 typedef struct
 {
   GrammarRecord *record;
@@ -280,7 +254,7 @@ on_statements (GObject      *source,
           const char *names[] = { "{context}", "{statement}", NULL };
           const char *values[] = { scoring->context, statement, NULL };
 
-          g_ptr_array_add (prompts, fill (PAPER_PROMPT, names, values));
+          g_ptr_array_add (prompts, grammar_metric_fill_prompt (PAPER_PROMPT, names, values));
         }
       else
         g_string_append_printf (numbered, "%u. %s\n", i + 1, statement);
@@ -290,7 +264,7 @@ on_statements (GObject      *source,
       const char *names[] = { "{context}", "{statements}", NULL };
       const char *values[] = { scoring->context, numbered->str, NULL };
 
-      g_ptr_array_add (prompts, fill (VERDICTS_PROMPT, names, values));
+      g_ptr_array_add (prompts, grammar_metric_fill_prompt (VERDICTS_PROMPT, names, values));
       grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_verdicts,
                                 GUINT_TO_POINTER (json_array_get_length (statements)), cancellable, on_verdicts,
                                 g_steal_pointer (&task));
@@ -337,7 +311,7 @@ grammar_ragas_faithfulness_score_async (GrammarMetric       *metric,
     }
   if (values[0] == NULL)
     values[0] = "";
-  g_ptr_array_add (prompts, fill (STATEMENTS_PROMPT, names, values));
+  g_ptr_array_add (prompts, grammar_metric_fill_prompt (STATEMENTS_PROMPT, names, values));
   grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_list, NULL, cancellable,
                             on_statements, g_steal_pointer (&task));
 }

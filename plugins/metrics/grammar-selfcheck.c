@@ -71,37 +71,6 @@ G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarSelfcheck, grammar_selfcheck, G_TYPE_OBJE
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE,
                                                                grammar_selfcheck_initable_iface_init))
 
-static char *
-fill (const char *prompt,
-      const char *name_a,
-      const char *value_a,
-      const char *name_b,
-      const char *value_b,
-      const char *name_c,
-      const char *value_c)
-{
-  const char *names[] = { name_a, name_b, name_c };
-  const char *values[] = { value_a, value_b, value_c };
-  GString *text = g_string_new (NULL);
-  const char *p = prompt;
-
-  while (*p != '\0')
-    {
-      gboolean filled = FALSE;
-
-      for (guint i = 0; i < G_N_ELEMENTS (names) && !filled; i++)
-        if (names[i] != NULL && g_str_has_prefix (p, names[i]))
-          {
-            g_string_append (text, values[i] != NULL ? values[i] : "");
-            p += strlen (names[i]);
-            filled = TRUE;
-          }
-      if (!filled)
-        g_string_append_c (text, *p++);
-    }
-  return g_string_free (text, FALSE);
-}
-
 typedef struct
 {
   guint n_samples;
@@ -282,13 +251,21 @@ grammar_selfcheck_score_async (GrammarMetric       *metric,
         }
       for (guint i = 0; scoring->sentences[i] != NULL; i++)
         for (guint s = 0; samples[s] != NULL; s++)
-          g_ptr_array_add (prompts, fill (NLI_PROMPT, "{sample}", samples[s], "{sentence}", scoring->sentences[i],
-                                          NULL, NULL));
+          {
+            const char * const names[] = { "{sample}", "{sentence}", NULL };
+            const char * const values[] = { samples[s], scoring->sentences[i], NULL };
+
+            g_ptr_array_add (prompts, grammar_metric_fill_prompt (NLI_PROMPT, names, values));
+          }
     }
   else
     for (guint s = 0; samples[s] != NULL; s++)
-      g_ptr_array_add (prompts, fill (QA_PROMPT, "{query}", grammar_record_get_text (record), "{answer}", response,
-                                      "{sample}", samples[s]));
+      {
+        const char * const names[] = { "{query}", "{answer}", "{sample}", NULL };
+        const char * const values[] = { grammar_record_get_text (record), response, samples[s], NULL };
+
+        g_ptr_array_add (prompts, grammar_metric_fill_prompt (QA_PROMPT, names, values));
+      }
 
   grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_yes_no,
                             GINT_TO_POINTER (FALSE), cancellable, on_replies, g_steal_pointer (&task));
