@@ -10,6 +10,7 @@
 #include "grammar-error.h"
 #include "grammar-comparison.h"
 #include "grammar-evaluation-private.h"
+#include "grammar-json-private.h"
 #include "grammar-stats-private.h"
 
 /**
@@ -342,27 +343,6 @@ grammar_comparison_init (GrammarComparison *self)
 /* JSON */
 
 static void
-add_number (JsonBuilder *builder,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (builder, name);
-  if (isfinite (value))
-    json_builder_add_double_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_int (JsonBuilder *builder,
-         const char  *name,
-         guint64      value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, (gint64) value);
-}
-
-static void
 add_run (JsonBuilder *builder,
          const char  *name,
          const char  *source,
@@ -393,9 +373,9 @@ add_sample (JsonBuilder *builder,
 
   json_builder_set_member_name (builder, name);
   json_builder_begin_object (builder);
-  add_int (builder, "successes", test->successes[side]);
-  add_int (builder, "n", test->n[side]);
-  add_number (builder, "rate", test->rate[side]);
+  grammar_json_add_int (builder, "successes", test->successes[side]);
+  grammar_json_add_int (builder, "n", test->n[side]);
+  grammar_json_add_number (builder, "rate", test->rate[side]);
   json_builder_set_member_name (builder, "interval");
   if (grammar_stats_wilson (test->successes[side], test->n[side], GRAMMAR_STATS_Z95, &low, &high))
     {
@@ -422,9 +402,9 @@ add_tests (JsonBuilder *builder,
       json_builder_add_string_value (builder, tests[i].metric);
       add_sample (builder, "a", &tests[i], 0);
       add_sample (builder, "b", &tests[i], 1);
-      add_number (builder, "difference", tests[i].difference);
-      add_number (builder, "z", tests[i].z);
-      add_number (builder, "p", tests[i].p);
+      grammar_json_add_number (builder, "difference", tests[i].difference);
+      grammar_json_add_number (builder, "z", tests[i].z);
+      grammar_json_add_number (builder, "p", tests[i].p);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -550,15 +530,15 @@ grammar_comparison_to_json (GrammarComparison *self)
   json_builder_begin_object (builder);
   add_run (builder, "a", self->sources[0], self->styles[0]);
   add_run (builder, "b", self->sources[1], self->styles[1]);
-  add_int (builder, "shared_groups", self->pairing.shared);
-  add_int (builder, "only_a", self->pairing.only_a);
-  add_int (builder, "only_b", self->pairing.only_b);
-  add_int (builder, "mutual_gap_groups_removed", self->pairing.mutual_gaps);
-  add_int (builder, "groups_compared", self->pairing.shared - self->pairing.mutual_gaps);
+  grammar_json_add_int (builder, "shared_groups", self->pairing.shared);
+  grammar_json_add_int (builder, "only_a", self->pairing.only_a);
+  grammar_json_add_int (builder, "only_b", self->pairing.only_b);
+  grammar_json_add_int (builder, "mutual_gap_groups_removed", self->pairing.mutual_gaps);
+  grammar_json_add_int (builder, "groups_compared", self->pairing.shared - self->pairing.mutual_gaps);
   json_builder_set_member_name (builder, "balance");
   json_builder_add_boolean_value (builder, self->balance);
-  add_number (builder, "lambda_a", self->lambdas[0]);
-  add_number (builder, "lambda_b", self->lambdas[1]);
+  grammar_json_add_number (builder, "lambda_a", self->lambdas[0]);
+  grammar_json_add_number (builder, "lambda_b", self->lambdas[1]);
   add_tests (builder, self->tests);
   json_builder_set_member_name (builder, "less_robust");
   if (self->verdict.less_robust >= 0)
@@ -567,7 +547,7 @@ grammar_comparison_to_json (GrammarComparison *self)
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "significant");
   json_builder_add_boolean_value (builder, self->verdict.significant);
-  add_number (builder, "alpha", self->alpha);
+  grammar_json_add_number (builder, "alpha", self->alpha);
   json_builder_set_member_name (builder, "module");
   json_builder_add_string_value (builder, self->verdict.module);
   json_builder_set_member_name (builder, "conclusion");

@@ -10,6 +10,7 @@
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
+#include "grammar-json-private.h"
 #include "grammar-stats-private.h"
 
 /**
@@ -922,27 +923,6 @@ split (GPtrArray *records,
 /* JSON */
 
 static void
-add_number (JsonBuilder *builder,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (builder, name);
-  if (isfinite (value))
-    json_builder_add_double_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_int (JsonBuilder *builder,
-         const char  *name,
-         guint64      value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, (gint64) value);
-}
-
-static void
 add_string (JsonBuilder *builder,
             const char  *name,
             const char  *value)
@@ -972,53 +952,45 @@ add_interval (JsonBuilder *builder,
               guint64      successes,
               guint64      n)
 {
-  double low, high;
+  double low = 0.0, high = 0.0;
+  gboolean defined = grammar_stats_wilson (successes, n, GRAMMAR_STATS_Z95, &low, &high);
 
-  json_builder_set_member_name (builder, name);
-  if (!grammar_stats_wilson (successes, n, GRAMMAR_STATS_Z95, &low, &high))
-    {
-      json_builder_add_null_value (builder);
-      return;
-    }
-  json_builder_begin_array (builder);
-  json_builder_add_double_value (builder, low);
-  json_builder_add_double_value (builder, high);
-  json_builder_end_array (builder);
+  grammar_json_add_interval (builder, name, defined, low, high);
 }
 
 static void
 add_tally (JsonBuilder                  *builder,
            const GrammarEvaluationTally *tally)
 {
-  add_int (builder, "instances", tally->instances);
-  add_int (builder, "measured", tally->measured);
-  add_int (builder, "unmeasured", tally->instances - tally->measured);
-  add_int (builder, "correct", tally->correct);
+  grammar_json_add_int (builder, "instances", tally->instances);
+  grammar_json_add_int (builder, "measured", tally->measured);
+  grammar_json_add_int (builder, "unmeasured", tally->instances - tally->measured);
+  grammar_json_add_int (builder, "correct", tally->correct);
 
   json_builder_set_member_name (builder, "groups");
   json_builder_begin_object (builder);
-  add_int (builder, "total", tally->groups[GRAMMAR_GROUP_GAP] + tally->groups[GRAMMAR_GROUP_ROBUST] +
+  grammar_json_add_int (builder, "total", tally->groups[GRAMMAR_GROUP_GAP] + tally->groups[GRAMMAR_GROUP_ROBUST] +
                              tally->groups[GRAMMAR_GROUP_NON_ROBUST] + tally->groups[GRAMMAR_GROUP_UNMEASURED]);
   for (guint i = 0; i < GRAMMAR_GROUP_N_TAGS; i++)
-    add_int (builder, tag_names[i], tally->groups[i]);
+    grammar_json_add_int (builder, tag_names[i], tally->groups[i]);
   json_builder_set_member_name (builder, "instances");
   json_builder_begin_object (builder);
   for (guint i = 0; i < GRAMMAR_GROUP_N_TAGS; i++)
-    add_int (builder, tag_names[i], tally->group_instances[i]);
+    grammar_json_add_int (builder, tag_names[i], tally->group_instances[i]);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
 
-  add_number (builder, "accuracy", grammar_evaluation_rate (tally->correct, tally->measured));
-  add_number (builder, "robustness", grammar_evaluation_rate (tally->answered_correct, tally->answered_measured));
-  add_number (builder, "knowledge_accuracy", knowledge_accuracy (tally));
+  grammar_json_add_number (builder, "accuracy", grammar_evaluation_rate (tally->correct, tally->measured));
+  grammar_json_add_number (builder, "robustness", grammar_evaluation_rate (tally->answered_correct, tally->answered_measured));
+  grammar_json_add_number (builder, "knowledge_accuracy", knowledge_accuracy (tally));
 
   json_builder_set_member_name (builder, "retrieval");
   json_builder_begin_object (builder);
-  add_number (builder, "accuracy", grammar_evaluation_rate (tally->retrieval_correct, tally->retrieval_measured));
-  add_number (builder, "robustness", grammar_evaluation_rate (tally->answered_retrieval_correct,
+  grammar_json_add_number (builder, "accuracy", grammar_evaluation_rate (tally->retrieval_correct, tally->retrieval_measured));
+  grammar_json_add_number (builder, "robustness", grammar_evaluation_rate (tally->answered_retrieval_correct,
                                                               tally->answered_retrieval_measured));
-  add_int (builder, "measured", tally->retrieval_measured);
-  add_int (builder, "unmeasured", tally->instances - tally->retrieval_measured);
+  grammar_json_add_int (builder, "measured", tally->retrieval_measured);
+  grammar_json_add_int (builder, "unmeasured", tally->instances - tally->retrieval_measured);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "intervals");
@@ -1090,7 +1062,7 @@ add_gap_group (JsonBuilder                  *builder,
   add_string (builder, "style", common_string (group->records, grammar_record_get_style));
   add_string (builder, "sql", grammar_record_get_sql (first));
   add_json (builder, "answer", grammar_record_get_answer (first));
-  add_int (builder, "instances", group->records->len);
+  grammar_json_add_int (builder, "instances", group->records->len);
   json_builder_set_member_name (builder, "texts");
   json_builder_begin_array (builder);
   for (guint i = 0; i < group->records->len; i++)

@@ -8,6 +8,7 @@
 
 #include "grammar-error.h"
 #include "grammar-evaluation-private.h"
+#include "grammar-json-private.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-reliability.h"
 #include "grammar-stats-private.h"
@@ -139,37 +140,6 @@ tally_add (Tally             *tally,
     tally->tn++;
 }
 
-static void
-add_number_or_null (JsonBuilder *builder,
-                    const char  *name,
-                    double       value)
-{
-  json_builder_set_member_name (builder, name);
-  if (isfinite (value))
-    json_builder_add_double_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_interval (JsonBuilder *builder,
-              const char  *name,
-              gboolean     defined,
-              double       lo,
-              double       hi)
-{
-  json_builder_set_member_name (builder, name);
-  if (!defined)
-    {
-      json_builder_add_null_value (builder);
-      return;
-    }
-  json_builder_begin_array (builder);
-  json_builder_add_double_value (builder, lo);
-  json_builder_add_double_value (builder, hi);
-  json_builder_end_array (builder);
-}
-
 /* {"successes", "n", "value", "wilson": [lo, hi], "normal": [lo, hi]} */
 static void
 add_proportion (JsonBuilder *builder,
@@ -182,15 +152,13 @@ add_proportion (JsonBuilder *builder,
 
   json_builder_set_member_name (builder, name);
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "successes");
-  json_builder_add_int_value (builder, (gint64) successes);
-  json_builder_set_member_name (builder, "n");
-  json_builder_add_int_value (builder, (gint64) n);
-  add_number_or_null (builder, "value", n > 0 ? (double) successes / n : NAN);
+  grammar_json_add_int (builder, "successes", successes);
+  grammar_json_add_int (builder, "n", n);
+  grammar_json_add_number (builder, "value", n > 0 ? (double) successes / n : NAN);
   defined = grammar_stats_wilson (successes, n, GRAMMAR_STATS_Z95, &lo, &hi);
-  add_interval (builder, "wilson", defined, lo, hi);
+  grammar_json_add_interval (builder, "wilson", defined, lo, hi);
   defined = grammar_stats_normal_interval (successes, n, GRAMMAR_STATS_Z95, &lo, &hi);
-  add_interval (builder, "normal", defined, lo, hi);
+  grammar_json_add_interval (builder, "normal", defined, lo, hi);
   json_builder_end_object (builder);
 }
 
@@ -232,7 +200,7 @@ add_auroc (GrammarReliability *self,
 
   json_builder_set_member_name (builder, "auroc");
   json_builder_begin_object (builder);
-  add_number_or_null (builder, "value", area);
+  grammar_json_add_number (builder, "value", area);
   if (isfinite (area) && self->resamples > 0)
     {
       g_autofree double *sample_scores = g_new (double, n);
@@ -257,16 +225,14 @@ add_auroc (GrammarReliability *self,
   if (areas->len > 0)
     {
       g_array_sort (areas, compare_doubles);
-      add_interval (builder, "interval", TRUE,
+      grammar_json_add_interval (builder, "interval", TRUE,
                     g_array_index (areas, double, (guint) floor (0.025 * (areas->len - 1))),
                     g_array_index (areas, double, (guint) ceil (0.975 * (areas->len - 1))));
     }
   else
-    add_interval (builder, "interval", FALSE, 0.0, 0.0);
-  json_builder_set_member_name (builder, "resamples");
-  json_builder_add_int_value (builder, self->resamples);
-  json_builder_set_member_name (builder, "seed");
-  json_builder_add_int_value (builder, self->seed);
+    grammar_json_add_interval (builder, "interval", FALSE, 0.0, 0.0);
+  grammar_json_add_int (builder, "resamples", self->resamples);
+  grammar_json_add_int (builder, "seed", self->seed);
   json_builder_end_object (builder);
 }
 
@@ -323,24 +289,17 @@ add_figures (GrammarReliability *self,
   for (guint i = 0; i < observations->len; i++)
     tally_add (&tally, g_ptr_array_index (observations, i));
 
-  json_builder_set_member_name (builder, "records");
-  json_builder_add_int_value (builder, (gint64) tally.records);
-  json_builder_set_member_name (builder, "unmeasured");
-  json_builder_add_int_value (builder, (gint64) tally.unmeasured);
-  add_number_or_null (builder, "unmeasured_share", tally.records > 0 ? (double) tally.unmeasured / tally.records : NAN);
-  json_builder_set_member_name (builder, "truth_unmeasured");
-  json_builder_add_int_value (builder, (gint64) tally.truth_unmeasured);
-  add_number_or_null (builder, "mean_score", tally.scored > 0 ? tally.score_sum / tally.scored : NAN);
+  grammar_json_add_int (builder, "records", tally.records);
+  grammar_json_add_int (builder, "unmeasured", tally.unmeasured);
+  grammar_json_add_number (builder, "unmeasured_share", tally.records > 0 ? (double) tally.unmeasured / tally.records : NAN);
+  grammar_json_add_int (builder, "truth_unmeasured", tally.truth_unmeasured);
+  grammar_json_add_number (builder, "mean_score", tally.scored > 0 ? tally.score_sum / tally.scored : NAN);
   json_builder_set_member_name (builder, "confusion");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "tp");
-  json_builder_add_int_value (builder, (gint64) tally.tp);
-  json_builder_set_member_name (builder, "fp");
-  json_builder_add_int_value (builder, (gint64) tally.fp);
-  json_builder_set_member_name (builder, "fn");
-  json_builder_add_int_value (builder, (gint64) tally.fn);
-  json_builder_set_member_name (builder, "tn");
-  json_builder_add_int_value (builder, (gint64) tally.tn);
+  grammar_json_add_int (builder, "tp", tally.tp);
+  grammar_json_add_int (builder, "fp", tally.fp);
+  grammar_json_add_int (builder, "fn", tally.fn);
+  grammar_json_add_int (builder, "tn", tally.tn);
   json_builder_end_object (builder);
   add_proportion (builder, "precision", tally.tp, tally.tp + tally.fp);
   add_proportion (builder, "recall", tally.tp, tally.tp + tally.fn);
