@@ -409,11 +409,12 @@ grammar_assess_runner_new_from_config (GrammarConfig  *config,
                                        GError        **error)
 {
   g_autoptr (GrammarAssessRunner) self = NULL;
-  GKeyFile *key_file;
+  const char *path;
 
   g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  path = grammar_config_get_path (config) != NULL ? grammar_config_get_path (config) : "the configuration";
   self = grammar_assess_runner_new ();
   if (!grammar_config_configure (config, "metrics", G_OBJECT (self), error))
     return NULL;
@@ -421,32 +422,24 @@ grammar_assess_runner_new_from_config (GrammarConfig  *config,
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
                    "%s: [metrics] metrics: name the sections of the metrics to run, e.g. "
-                   "metrics=faithfulness;selfcheck", grammar_config_get_path (config) != NULL
-                                                       ? grammar_config_get_path (config) : "the configuration");
+                   "metrics=faithfulness;selfcheck", path);
       return NULL;
     }
-  key_file = grammar_config_get_key_file (config);
   for (guint i = 0; self->sections[i] != NULL; i++)
     {
-      g_autoptr (GObject) metric = grammar_config_build (config, self->sections[i], GRAMMAR_TYPE_METRIC, error);
-      g_autofree char *plugin = NULL;
+      g_autoptr (GObject) metric = NULL;
 
-      if (metric == NULL)
-        return NULL;
-      plugin = g_key_file_get_string (key_file, self->sections[i], "plugin", NULL);
-      for (guint j = 0; j < self->names->len; j++)
-        if (g_str_equal (g_ptr_array_index (self->names, j), self->sections[i]))
+      for (guint j = 0; j < i; j++)
+        if (g_str_equal (self->sections[j], self->sections[i]))
           {
             g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                         "%s: [metrics] metrics: “%s” is listed twice",
-                         grammar_config_get_path (config) != NULL ? grammar_config_get_path (config)
-                                                                   : "the configuration",
-                         self->sections[i]);
+                         "%s: [metrics] metrics: “%s” is listed twice", path, self->sections[i]);
             return NULL;
           }
-      g_ptr_array_add (self->metrics, g_steal_pointer (&metric));
-      g_ptr_array_add (self->names, g_strdup (self->sections[i]));
-      g_ptr_array_add (self->plugins, g_steal_pointer (&plugin));
+      metric = grammar_config_build (config, self->sections[i], GRAMMAR_TYPE_METRIC, error);
+      if (metric == NULL)
+        return NULL;
+      grammar_assess_runner_add_metric (self, self->sections[i], GRAMMAR_METRIC (metric));
     }
   return g_steal_pointer (&self);
 }
