@@ -291,7 +291,8 @@ add_figures (GrammarReliability *self,
 
   grammar_json_add_int (builder, "records", tally.records);
   grammar_json_add_int (builder, "unmeasured", tally.unmeasured);
-  grammar_json_add_number (builder, "unmeasured_share", tally.records > 0 ? (double) tally.unmeasured / tally.records : NAN);
+  grammar_json_add_number (builder, "unmeasured_share",
+                           tally.records > 0 ? (double) tally.unmeasured / tally.records : NAN);
   grammar_json_add_int (builder, "truth_unmeasured", tally.truth_unmeasured);
   grammar_json_add_number (builder, "mean_score", tally.scored > 0 ? tally.score_sum / tally.scored : NAN);
   json_builder_set_member_name (builder, "confusion");

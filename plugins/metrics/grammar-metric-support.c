@@ -88,19 +88,6 @@ grammar_metric_support_need_samples (GrammarRecord  *record,
   return FALSE;
 }
 
-gboolean
-grammar_metric_support_check_variant (const char  *variant,
-                                      const char  *first,
-                                      const char  *second,
-                                      GError     **error)
-{
-  if (g_strcmp0 (variant, first) == 0 || g_strcmp0 (variant, second) == 0)
-    return TRUE;
-  g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-               "variant: must be %s or %s (not “%s”)", first, second, variant != NULL ? variant : "");
-  return FALSE;
-}
-
 /* ---- reading replies ---- */
 
 /* @reply without a Markdown code fence around it. */
@@ -563,27 +550,27 @@ ask_one (GTask *task,
   grammar_llm_chat_async (ask->llm, request, g_task_get_cancellable (task), on_asked, slot);
 }
 
-/* Asks @llm every prompt of @prompts at once, at temperature 0, and
- * parses each reply with @parse; a reply it cannot read is asked again,
- * up to @max_attempts requests per prompt. The result is one
+/* Asks the language model of @metric every prompt of @prompts at once,
+ * at temperature 0, and parses each reply with @parse; a reply it cannot
+ * read is asked again, up to the metric's `max-attempts` requests per
+ * prompt. The result is one
  * GrammarMetricReply per prompt, its `parsed` NULL when no reply could
  * be read; the first error of the language model fails the whole. */
 void
-grammar_metric_ask_async (GrammarLlm          *llm,
+grammar_metric_ask_async (GrammarLlmMetric    *metric,
                           GPtrArray           *prompts,
-                          guint                max_attempts,
                           GrammarMetricParse   parse,
                           gpointer             parse_data,
                           GCancellable        *cancellable,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  GTask *task = g_task_new (llm, cancellable, callback, user_data);
+  GTask *task = g_task_new (metric, cancellable, callback, user_data);
   Ask *ask = g_new0 (Ask, 1);
 
-  ask->llm = g_object_ref (llm);
+  ask->llm = g_object_ref (grammar_llm_metric_get_llm (metric));
   ask->prompts = g_ptr_array_ref (prompts);
-  ask->max_attempts = MAX (max_attempts, 1);
+  ask->max_attempts = MAX (grammar_llm_metric_get_max_attempts (metric), 1);
   ask->parse = parse;
   ask->parse_data = parse_data;
   ask->replies = g_ptr_array_new_with_free_func ((GDestroyNotify) grammar_metric_reply_free);

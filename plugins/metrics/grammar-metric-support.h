@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <grammar.h>
+#include "grammar-llm-metric.h"
 
 G_BEGIN_DECLS
 
@@ -34,11 +34,6 @@ G_GNUC_INTERNAL
 gboolean      grammar_metric_support_need_samples (GrammarRecord  *record,
                                                    const char     *plugin,
                                                    GError        **error);
-G_GNUC_INTERNAL
-gboolean      grammar_metric_support_check_variant (const char   *variant,
-                                                    const char   *first,
-                                                    const char   *second,
-                                                    GError      **error);
 
 G_GNUC_INTERNAL
 JsonNode     *grammar_metric_parse_list          (const char     *reply,
@@ -51,9 +46,8 @@ JsonNode     *grammar_metric_parse_yes_no        (const char     *reply,
                                                   gpointer        allow_null);
 
 G_GNUC_INTERNAL
-void          grammar_metric_ask_async           (GrammarLlm          *llm,
+void          grammar_metric_ask_async           (GrammarLlmMetric    *metric,
                                                   GPtrArray           *prompts,
-                                                  guint                max_attempts,
                                                   GrammarMetricParse   parse,
                                                   gpointer             parse_data,
                                                   GCancellable        *cancellable,

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "grammar-lexical-faithfulness.h"
+#include "grammar-llm-metric.h"
 #include "grammar-ragas-faithfulness.h"
 #include "grammar-selfcheck-ngram.h"
 #include "grammar-selfcheck.h"
@@ -12,6 +13,8 @@
 G_MODULE_EXPORT void
 g_io_module_load (GIOModule *module)
 {
+  /* The abstract base first: the two language-model metrics derive from it. */
+  grammar_llm_metric_register (G_TYPE_MODULE (module));
   grammar_ragas_faithfulness_register (G_TYPE_MODULE (module));
   grammar_selfcheck_register (G_TYPE_MODULE (module));
   grammar_lexical_faithfulness_register (G_TYPE_MODULE (module));

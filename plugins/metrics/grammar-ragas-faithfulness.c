@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "grammar-llm-metric.h"
 #include "grammar-metric-support.h"
 #include "grammar-ragas-faithfulness.h"
 
@@ -45,35 +46,15 @@
 
 struct _GrammarRagasFaithfulness
 {
-  GObject parent_instance;
-
-  GrammarLlm *llm;
-  char *variant;
-  double threshold;
-  guint max_attempts;
+  GrammarLlmMetric parent_instance;
 };
 
-enum
-{
-  PROP_0,
-  PROP_LLM,
-  PROP_VARIANT,
-  PROP_MAX_ATTEMPTS,
-  PROP_THRESHOLD,
-  N_PROPS
-};
+static void grammar_ragas_faithfulness_metric_iface_init (GrammarMetricInterface *iface);
 
-static GParamSpec *properties[N_PROPS];
-
-static void grammar_ragas_faithfulness_metric_iface_init   (GrammarMetricInterface *iface);
-static void grammar_ragas_faithfulness_initable_iface_init (GInitableIface         *iface);
-
-G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarRagasFaithfulness, grammar_ragas_faithfulness, G_TYPE_OBJECT,
+G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarRagasFaithfulness, grammar_ragas_faithfulness, GRAMMAR_TYPE_LLM_METRIC,
                                 G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (GRAMMAR_TYPE_METRIC,
-                                                               grammar_ragas_faithfulness_metric_iface_init)
-                                G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE,
-                                                               grammar_ragas_faithfulness_initable_iface_init))
+                                                               grammar_ragas_faithfulness_metric_iface_init))
 
 typedef struct
 {
@@ -171,7 +152,7 @@ on_verdicts (GObject      *source,
              gpointer      user_data)
 {
   g_autoptr (GTask) task = user_data;
-  GrammarRagasFaithfulness *self = g_task_get_source_object (task);
+  GrammarLlmMetric *base = g_task_get_source_object (task);
   Scoring *scoring = g_task_get_task_data (task);
   g_autoptr (GPtrArray) replies = NULL;
   g_autoptr (JsonArray) verdicts = json_array_new ();
@@ -184,7 +165,7 @@ on_verdicts (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
-  score = unreadable (replies, self->max_attempts, "verdicts");
+  score = unreadable (replies, grammar_llm_metric_get_max_attempts (base), "verdicts");
   for (guint i = 0; score == NULL && i < replies->len; i++)
     {
       JsonNode *parsed = ((GrammarMetricReply *) g_ptr_array_index (replies, i))->parsed;
@@ -208,7 +189,7 @@ on_statements (GObject      *source,
                gpointer      user_data)
 {
   g_autoptr (GTask) task = user_data;
-  GrammarRagasFaithfulness *self = g_task_get_source_object (task);
+  GrammarLlmMetric *base = g_task_get_source_object (task);
   Scoring *scoring = g_task_get_task_data (task);
   g_autoptr (GPtrArray) replies = NULL;
   g_autoptr (GPtrArray) prompts = g_ptr_array_new_with_free_func (g_free);
@@ -218,7 +199,7 @@ on_statements (GObject      *source,
   JsonArray *statements;
   GCancellable *cancellable = g_task_get_cancellable (task);
   GError *error = NULL;
-  gboolean paper = g_str_equal (self->variant, "paper");
+  gboolean paper = g_str_equal (grammar_llm_metric_get_variant (base), "paper");
 
   replies = grammar_metric_ask_finish (result, &scoring->requests, &scoring->tokens, &error);
   if (replies == NULL)
@@ -229,7 +210,7 @@ on_statements (GObject      *source,
   reply = g_ptr_array_index (replies, 0);
   json_builder_set_member_name (scoring->evidence, "statements_reply");
   json_builder_add_string_value (scoring->evidence, reply->reply);
-  score = unreadable (replies, self->max_attempts, "statements");
+  score = unreadable (replies, grammar_llm_metric_get_max_attempts (base), "statements");
   if (score != NULL)
     {
       return_score (task, score);
@@ -265,12 +246,12 @@ on_statements (GObject      *source,
       const char *values[] = { scoring->context, numbered->str, NULL };
 
       g_ptr_array_add (prompts, grammar_metric_fill_prompt (VERDICTS_PROMPT, names, values));
-      grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_verdicts,
+      grammar_metric_ask_async (base, prompts, grammar_metric_parse_verdicts,
                                 GUINT_TO_POINTER (json_array_get_length (statements)), cancellable, on_verdicts,
                                 g_steal_pointer (&task));
       return;
     }
-  grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_yes_no,
+  grammar_metric_ask_async (base, prompts, grammar_metric_parse_yes_no,
                             GINT_TO_POINTER (TRUE), cancellable, on_verdicts, g_steal_pointer (&task));
 }
 
@@ -281,8 +262,8 @@ grammar_ragas_faithfulness_score_async (GrammarMetric       *metric,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
-  GrammarRagasFaithfulness *self = GRAMMAR_RAGAS_FAITHFULNESS (metric);
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GrammarLlmMetric *base = GRAMMAR_LLM_METRIC (metric);
+  g_autoptr (GTask) task = g_task_new (base, cancellable, callback, user_data);
   g_autoptr (GPtrArray) prompts = g_ptr_array_new_with_free_func (g_free);
   Scoring *scoring = g_new0 (Scoring, 1);
   GrammarScore *score;
@@ -295,7 +276,7 @@ grammar_ragas_faithfulness_score_async (GrammarMetric       *metric,
   scoring->evidence = json_builder_new ();
   json_builder_begin_object (scoring->evidence);
   json_builder_set_member_name (scoring->evidence, "variant");
-  json_builder_add_string_value (scoring->evidence, self->variant);
+  json_builder_add_string_value (scoring->evidence, grammar_llm_metric_get_variant (base));
 
   score = grammar_metric_support_no_response (record);
   if (score != NULL)
@@ -312,7 +293,7 @@ grammar_ragas_faithfulness_score_async (GrammarMetric       *metric,
   if (values[0] == NULL)
     values[0] = "";
   g_ptr_array_add (prompts, grammar_metric_fill_prompt (STATEMENTS_PROMPT, names, values));
-  grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_list, NULL, cancellable,
+  grammar_metric_ask_async (base, prompts, grammar_metric_parse_list, NULL, cancellable,
                             on_statements, g_steal_pointer (&task));
 }
 
@@ -341,102 +322,15 @@ grammar_ragas_faithfulness_metric_iface_init (GrammarMetricInterface *iface)
   iface->score_finish = grammar_ragas_faithfulness_score_finish;
 }
 
-static gboolean
-grammar_ragas_faithfulness_initable_init (GInitable     *initable,
-                                          GCancellable  *cancellable,
-                                          GError       **error)
-{
-  GrammarRagasFaithfulness *self = GRAMMAR_RAGAS_FAITHFULNESS (initable);
-
-  if (self->llm == NULL)
-    {
-      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                   "llm is required: the name of the section of a language model (e.g. llm=judge-llm)");
-      return FALSE;
-    }
-  return grammar_metric_support_check_variant (self->variant, "ragas", "paper", error);
-}
-
-static void
-grammar_ragas_faithfulness_initable_iface_init (GInitableIface *iface)
-{
-  iface->init = grammar_ragas_faithfulness_initable_init;
-}
-
-static void
-grammar_ragas_faithfulness_finalize (GObject *object)
-{
-  GrammarRagasFaithfulness *self = GRAMMAR_RAGAS_FAITHFULNESS (object);
-
-  g_clear_object (&self->llm);
-  g_free (self->variant);
-
-  G_OBJECT_CLASS (grammar_ragas_faithfulness_parent_class)->finalize (object);
-}
-
-static void
-grammar_ragas_faithfulness_get_property (GObject    *object,
-                                         guint       prop_id,
-                                         GValue     *value,
-                                         GParamSpec *pspec)
-{
-  GrammarRagasFaithfulness *self = GRAMMAR_RAGAS_FAITHFULNESS (object);
-
-  switch (prop_id)
-    {
-    case PROP_LLM: g_value_set_object (value, self->llm); break;
-    case PROP_VARIANT: g_value_set_string (value, self->variant); break;
-    case PROP_MAX_ATTEMPTS: g_value_set_uint (value, self->max_attempts); break;
-    case PROP_THRESHOLD: g_value_set_double (value, self->threshold); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-grammar_ragas_faithfulness_set_property (GObject      *object,
-                                         guint         prop_id,
-                                         const GValue *value,
-                                         GParamSpec   *pspec)
-{
-  GrammarRagasFaithfulness *self = GRAMMAR_RAGAS_FAITHFULNESS (object);
-
-  switch (prop_id)
-    {
-    case PROP_LLM: g_set_object (&self->llm, g_value_get_object (value)); break;
-    case PROP_VARIANT:
-      g_free (self->variant);
-      self->variant = g_value_dup_string (value);
-      break;
-    case PROP_MAX_ATTEMPTS: self->max_attempts = g_value_get_uint (value); break;
-    case PROP_THRESHOLD: self->threshold = g_value_get_double (value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
 static void
 grammar_ragas_faithfulness_class_init (GrammarRagasFaithfulnessClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
-
-  object_class->finalize = grammar_ragas_faithfulness_finalize;
-  object_class->get_property = grammar_ragas_faithfulness_get_property;
-  object_class->set_property = grammar_ragas_faithfulness_set_property;
-
-  properties[PROP_LLM] =
-    g_param_spec_object ("llm", NULL, "The section of the language model that extracts and judges (required)",
-                         GRAMMAR_TYPE_LLM, flags);
-  properties[PROP_VARIANT] =
-    g_param_spec_string ("variant", NULL,
-                         "ragas: all verdicts in one JSON reply; paper: the GRAMMAR paper's RAGAS-Fact prompt, "
-                         "one statement at a time (Yes/No/Null)", "ragas", flags);
-  properties[PROP_MAX_ATTEMPTS] =
-    g_param_spec_uint ("max-attempts", NULL, "Requests per prompt while the reply cannot be read",
-                       1, 10, 2, flags);
-  properties[PROP_THRESHOLD] =
-    g_param_spec_double ("threshold", NULL, "A response passes from this share of supported statements on",
-                         0.0, 1.0, 0.5, flags);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  grammar_llm_metric_class_install_properties (GRAMMAR_LLM_METRIC_CLASS (klass),
+                                               "The section of the language model that extracts and judges (required)",
+                                               "ragas", "paper",
+                                               "ragas: all verdicts in one JSON reply; paper: the GRAMMAR paper's "
+                                               "RAGAS-Fact prompt, one statement at a time (Yes/No/Null)",
+                                               0.5, "A response passes from this share of supported statements on");
 }
 
 static void
@@ -447,9 +341,6 @@ grammar_ragas_faithfulness_class_finalize (GrammarRagasFaithfulnessClass *klass)
 static void
 grammar_ragas_faithfulness_init (GrammarRagasFaithfulness *self)
 {
-  self->variant = g_strdup ("ragas");
-  self->max_attempts = 2;
-  self->threshold = 0.5;
 }
 
 void

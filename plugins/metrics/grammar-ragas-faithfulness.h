@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include <grammar.h>
+#include "grammar-llm-metric.h"
 
 G_BEGIN_DECLS
 
 #define GRAMMAR_TYPE_RAGAS_FAITHFULNESS (grammar_ragas_faithfulness_get_type ())
-G_DECLARE_FINAL_TYPE (GrammarRagasFaithfulness, grammar_ragas_faithfulness, GRAMMAR, RAGAS_FAITHFULNESS, GObject)
+G_DECLARE_FINAL_TYPE (GrammarRagasFaithfulness, grammar_ragas_faithfulness, GRAMMAR, RAGAS_FAITHFULNESS, GrammarLlmMetric)
 
 void grammar_ragas_faithfulness_register (GTypeModule *module);
 

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "grammar-llm-metric.h"
 #include "grammar-metric-support.h"
 #include "grammar-selfcheck.h"
 
@@ -42,34 +43,14 @@
 
 struct _GrammarSelfcheck
 {
-  GObject parent_instance;
-
-  GrammarLlm *llm;
-  char *variant;
-  double threshold;
-  guint max_attempts;
+  GrammarLlmMetric parent_instance;
 };
 
-enum
-{
-  PROP_0,
-  PROP_LLM,
-  PROP_VARIANT,
-  PROP_MAX_ATTEMPTS,
-  PROP_THRESHOLD,
-  N_PROPS
-};
+static void grammar_selfcheck_metric_iface_init (GrammarMetricInterface *iface);
 
-static GParamSpec *properties[N_PROPS];
-
-static void grammar_selfcheck_metric_iface_init   (GrammarMetricInterface *iface);
-static void grammar_selfcheck_initable_iface_init (GInitableIface         *iface);
-
-G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarSelfcheck, grammar_selfcheck, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarSelfcheck, grammar_selfcheck, GRAMMAR_TYPE_LLM_METRIC, G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (GRAMMAR_TYPE_METRIC,
-                                                               grammar_selfcheck_metric_iface_init)
-                                G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE,
-                                                               grammar_selfcheck_initable_iface_init))
+                                                               grammar_selfcheck_metric_iface_init))
 
 typedef struct
 {
@@ -99,13 +80,13 @@ with_evidence (GrammarScore *score,
 }
 
 static JsonBuilder *
-begin_evidence (GrammarSelfcheck *self)
+begin_evidence (GrammarLlmMetric *base)
 {
   JsonBuilder *builder = json_builder_new ();
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "variant");
-  json_builder_add_string_value (builder, self->variant);
+  json_builder_add_string_value (builder, grammar_llm_metric_get_variant (base));
   return builder;
 }
 
@@ -115,11 +96,11 @@ on_replies (GObject      *source,
             gpointer      user_data)
 {
   g_autoptr (GTask) task = user_data;
-  GrammarSelfcheck *self = g_task_get_source_object (task);
+  GrammarLlmMetric *base = g_task_get_source_object (task);
   Scoring *scoring = g_task_get_task_data (task);
   g_autoptr (GPtrArray) replies = NULL;
-  g_autoptr (JsonBuilder) builder = begin_evidence (self);
-  gboolean nli = g_str_equal (self->variant, "nli");
+  g_autoptr (JsonBuilder) builder = begin_evidence (base);
+  gboolean nli = g_str_equal (grammar_llm_metric_get_variant (base), "nli");
   guint n_units = nli ? g_strv_length (scoring->sentences) : 1;
   double inconsistency = 0.0;
   guint measured_units = 0, yes = 0, answered = 0;
@@ -190,7 +171,7 @@ on_replies (GObject      *source,
                                                            ? ((GrammarMetricReply *) replies->pdata[0])->reply
                                                            : "");
       g_autofree char *reason = g_strdup_printf ("no reply of the language model could be read after %u "
-                                                 "attempts: “%s”", self->max_attempts, excerpt);
+                                                 "attempts: “%s”", grammar_llm_metric_get_max_attempts (base), excerpt);
 
       score = grammar_score_new_unmeasured (reason);
     }
@@ -215,8 +196,8 @@ grammar_selfcheck_score_async (GrammarMetric       *metric,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  GrammarSelfcheck *self = GRAMMAR_SELFCHECK (metric);
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GrammarLlmMetric *base = GRAMMAR_LLM_METRIC (metric);
+  g_autoptr (GTask) task = g_task_new (base, cancellable, callback, user_data);
   g_autoptr (GPtrArray) prompts = g_ptr_array_new_with_free_func (g_free);
   const char * const *samples = grammar_record_get_samples (record);
   const char *response = grammar_record_get_response (record);
@@ -231,19 +212,19 @@ grammar_selfcheck_score_async (GrammarMetric       *metric,
     score = grammar_score_new_unmeasured ("the record has no samples");
   if (score != NULL)
     {
-      g_autoptr (JsonBuilder) builder = begin_evidence (self);
+      g_autoptr (JsonBuilder) builder = begin_evidence (base);
 
       g_task_return_pointer (task, with_evidence (score, builder), g_object_unref);
       return;
     }
   scoring->n_samples = g_strv_length ((GStrv) samples);
 
-  if (g_str_equal (self->variant, "nli"))
+  if (g_str_equal (grammar_llm_metric_get_variant (base), "nli"))
     {
       scoring->sentences = grammar_document_split_sentences (response);
       if (scoring->sentences[0] == NULL)
         {
-          g_autoptr (JsonBuilder) builder = begin_evidence (self);
+          g_autoptr (JsonBuilder) builder = begin_evidence (base);
 
           g_task_return_pointer (task, with_evidence (grammar_score_new_unmeasured ("the response has no sentence"),
                                                       builder), g_object_unref);
@@ -267,7 +248,7 @@ grammar_selfcheck_score_async (GrammarMetric       *metric,
         g_ptr_array_add (prompts, grammar_metric_fill_prompt (QA_PROMPT, names, values));
       }
 
-  grammar_metric_ask_async (self->llm, prompts, self->max_attempts, grammar_metric_parse_yes_no,
+  grammar_metric_ask_async (base, prompts, grammar_metric_parse_yes_no,
                             GINT_TO_POINTER (FALSE), cancellable, on_replies, g_steal_pointer (&task));
 }
 
@@ -296,103 +277,16 @@ grammar_selfcheck_metric_iface_init (GrammarMetricInterface *iface)
   iface->score_finish = grammar_selfcheck_score_finish;
 }
 
-static gboolean
-grammar_selfcheck_initable_init (GInitable     *initable,
-                                 GCancellable  *cancellable,
-                                 GError       **error)
-{
-  GrammarSelfcheck *self = GRAMMAR_SELFCHECK (initable);
-
-  if (self->llm == NULL)
-    {
-      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                   "llm is required: the name of the section of a language model (e.g. llm=judge-llm)");
-      return FALSE;
-    }
-  return grammar_metric_support_check_variant (self->variant, "qa", "nli", error);
-}
-
-static void
-grammar_selfcheck_initable_iface_init (GInitableIface *iface)
-{
-  iface->init = grammar_selfcheck_initable_init;
-}
-
-static void
-grammar_selfcheck_finalize (GObject *object)
-{
-  GrammarSelfcheck *self = GRAMMAR_SELFCHECK (object);
-
-  g_clear_object (&self->llm);
-  g_free (self->variant);
-
-  G_OBJECT_CLASS (grammar_selfcheck_parent_class)->finalize (object);
-}
-
-static void
-grammar_selfcheck_get_property (GObject    *object,
-                                guint       prop_id,
-                                GValue     *value,
-                                GParamSpec *pspec)
-{
-  GrammarSelfcheck *self = GRAMMAR_SELFCHECK (object);
-
-  switch (prop_id)
-    {
-    case PROP_LLM: g_value_set_object (value, self->llm); break;
-    case PROP_VARIANT: g_value_set_string (value, self->variant); break;
-    case PROP_MAX_ATTEMPTS: g_value_set_uint (value, self->max_attempts); break;
-    case PROP_THRESHOLD: g_value_set_double (value, self->threshold); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-grammar_selfcheck_set_property (GObject      *object,
-                                guint         prop_id,
-                                const GValue *value,
-                                GParamSpec   *pspec)
-{
-  GrammarSelfcheck *self = GRAMMAR_SELFCHECK (object);
-
-  switch (prop_id)
-    {
-    case PROP_LLM: g_set_object (&self->llm, g_value_get_object (value)); break;
-    case PROP_VARIANT:
-      g_free (self->variant);
-      self->variant = g_value_dup_string (value);
-      break;
-    case PROP_MAX_ATTEMPTS: self->max_attempts = g_value_get_uint (value); break;
-    case PROP_THRESHOLD: self->threshold = g_value_get_double (value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
 static void
 grammar_selfcheck_class_init (GrammarSelfcheckClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
-
-  object_class->finalize = grammar_selfcheck_finalize;
-  object_class->get_property = grammar_selfcheck_get_property;
-  object_class->set_property = grammar_selfcheck_set_property;
-
-  properties[PROP_LLM] =
-    g_param_spec_object ("llm", NULL, "The section of the language model that compares (required)",
-                         GRAMMAR_TYPE_LLM, flags);
-  properties[PROP_VARIANT] =
-    g_param_spec_string ("variant", NULL,
-                         "qa: the paper's SelfCheck-QA prompt per sample; nli: each sentence against each sample",
-                         "qa", flags);
-  properties[PROP_MAX_ATTEMPTS] =
-    g_param_spec_uint ("max-attempts", NULL, "Requests per prompt while the reply cannot be read",
-                       1, 10, 2, flags);
-  properties[PROP_THRESHOLD] =
-    g_param_spec_double ("threshold", NULL,
-                         "A response passes from this share of consistent samples on (1: all, the paper's rule)",
-                         0.0, 1.0, 1.0, flags);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  grammar_llm_metric_class_install_properties (GRAMMAR_LLM_METRIC_CLASS (klass),
+                                               "The section of the language model that compares (required)",
+                                               "qa", "nli",
+                                               "qa: the paper's SelfCheck-QA prompt per sample; "
+                                               "nli: each sentence against each sample",
+                                               1.0, "A response passes from this share of consistent samples on "
+                                                    "(1: all, the paper's rule)");
 }
 
 static void
@@ -403,9 +297,6 @@ grammar_selfcheck_class_finalize (GrammarSelfcheckClass *klass)
 static void
 grammar_selfcheck_init (GrammarSelfcheck *self)
 {
-  self->variant = g_strdup ("qa");
-  self->max_attempts = 2;
-  self->threshold = 1.0;
 }
 
 void

@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include <grammar.h>
+#include "grammar-llm-metric.h"
 
 G_BEGIN_DECLS
 
 #define GRAMMAR_TYPE_SELFCHECK (grammar_selfcheck_get_type ())
-G_DECLARE_FINAL_TYPE (GrammarSelfcheck, grammar_selfcheck, GRAMMAR, SELFCHECK, GObject)
+G_DECLARE_FINAL_TYPE (GrammarSelfcheck, grammar_selfcheck, GRAMMAR, SELFCHECK, GrammarLlmMetric)
 
 void grammar_selfcheck_register (GTypeModule *module);
 
