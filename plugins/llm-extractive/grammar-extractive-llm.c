@@ -252,21 +252,27 @@ draw_sentences (GArray *scored,
                 GRand  *rand)
 {
   g_autoptr (GArray) drawn = g_array_new (FALSE, FALSE, sizeof (Scored));
+  g_autoptr (GArray) weights = g_array_sized_new (FALSE, FALSE, sizeof (double), scored->len);
+  double total = 0.0;
   guint best = 0;
 
   for (guint i = 0; i < scored->len; i++)
     best = MAX (best, g_array_index (scored, Scored, i).score);
+  for (guint i = 0; i < scored->len; i++)
+    {
+      double weight = exp (((double) g_array_index (scored, Scored, i).score - best) / temperature);
+
+      g_array_append_val (weights, weight);
+      total += weight;
+    }
   while (drawn->len < n && scored->len > 0)
     {
-      double total = 0.0, target;
+      double target = g_rand_double (rand) * total;
       guint pick = scored->len - 1;
 
       for (guint i = 0; i < scored->len; i++)
-        total += exp (((double) g_array_index (scored, Scored, i).score - best) / temperature);
-      target = g_rand_double (rand) * total;
-      for (guint i = 0; i < scored->len; i++)
         {
-          target -= exp (((double) g_array_index (scored, Scored, i).score - best) / temperature);
+          target -= g_array_index (weights, double, i);
           if (target < 0.0)
             {
               pick = i;
@@ -274,7 +280,9 @@ draw_sentences (GArray *scored,
             }
         }
       g_array_append_val (drawn, g_array_index (scored, Scored, pick));
+      total -= g_array_index (weights, double, pick);
       g_array_remove_index (scored, pick);
+      g_array_remove_index (weights, pick);
     }
   g_array_set_size (scored, 0);
   g_array_append_vals (scored, drawn->data, drawn->len);

@@ -365,6 +365,40 @@ check_reply (guint     status,
 
 /* ---- answering ---- */
 
+static void
+merge_members (JsonObject *object,
+               JsonObject *from,
+               const char *skip)
+{
+  g_autoptr (GList) members = from != NULL ? json_object_get_members (from) : NULL;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_str_equal (l->data, skip))
+      json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
+}
+
+/* {"<query-member>": query} over the members of extra-body, and of
+ * @params (sample-params) when given. */
+static GBytes *
+build_body (GrammarHttpSystem *self,
+            const char        *query,
+            JsonObject        *params)
+{
+  g_autoptr (JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr (JsonObject) object = json_object_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  gsize length = 0;
+  char *data;
+
+  merge_members (object, self->extra, self->query_member);
+  merge_members (object, params, self->query_member);
+  json_object_set_string_member (object, self->query_member, query);
+  json_node_set_object (root, object);
+  json_generator_set_root (generator, root);
+  data = json_generator_to_data (generator, &length);
+  return g_bytes_new_take (data, length);
+}
+
 /* One query on its way: the answer, then its samples. */
 typedef struct
 {
@@ -431,10 +465,6 @@ on_sample_sent (GObject      *source,
   g_task_return_pointer (task, g_steal_pointer (&query->answer), g_object_unref);
 }
 
-static GBytes *build_body (GrammarHttpSystem *self,
-                           const char        *query,
-                           JsonObject        *params);
-
 static void
 on_sent (GObject      *source,
          GAsyncResult *result,
@@ -479,40 +509,6 @@ on_sent (GObject      *source,
 }
 
 static void
-merge_members (JsonObject *object,
-               JsonObject *from,
-               const char *skip)
-{
-  g_autoptr (GList) members = from != NULL ? json_object_get_members (from) : NULL;
-
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_str_equal (l->data, skip))
-      json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
-}
-
-/* {"<query-member>": query} over the members of extra-body, and of
- * @params (sample-params) when given. */
-static GBytes *
-build_body (GrammarHttpSystem *self,
-            const char        *query,
-            JsonObject        *params)
-{
-  g_autoptr (JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr (JsonObject) object = json_object_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  gsize length = 0;
-  char *data;
-
-  merge_members (object, self->extra, self->query_member);
-  merge_members (object, params, self->query_member);
-  json_object_set_string_member (object, self->query_member, query);
-  json_node_set_object (root, object);
-  json_generator_set_root (generator, root);
-  data = json_generator_to_data (generator, &length);
-  return g_bytes_new_take (data, length);
-}
-
-static void
 grammar_http_system_answer_async (GrammarSystem       *system,
                                   const char          *query,
                                   GCancellable        *cancellable,
@@ -522,6 +518,7 @@ grammar_http_system_answer_async (GrammarSystem       *system,
   GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (system);
   g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autoptr (GBytes) body = NULL;
+  Query *state;
 
   g_task_set_source_tag (task, grammar_http_system_answer_async);
   if (self->client == NULL)
@@ -530,8 +527,9 @@ grammar_http_system_answer_async (GrammarSystem       *system,
                                "the http system was not initialized (g_initable_init)");
       return;
     }
-  g_task_set_task_data (task, g_new0 (Query, 1), (GDestroyNotify) query_free);
-  ((Query *) g_task_get_task_data (task))->text = g_strdup (query);
+  state = g_new0 (Query, 1);
+  state->text = g_strdup (query);
+  g_task_set_task_data (task, state, (GDestroyNotify) query_free);
   body = build_body (self, query, NULL);
   grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
                                   g_object_ref (self), g_object_unref, cancellable, on_sent,
