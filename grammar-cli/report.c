@@ -65,6 +65,37 @@ check_options (const char          *input,
   return problem == NULL;
 }
 
+/* The cutoffs of --k: "3,5" or repeated, each a positive whole number or
+ * "retrieved" (0). FALSE, with a message, for anything else. */
+static gboolean
+parse_cutoffs (char   **options,
+               GArray  *cutoffs)
+{
+  for (guint i = 0; options != NULL && options[i] != NULL; i++)
+    {
+      g_auto (GStrv) items = g_strsplit (options[i], ",", -1);
+
+      for (guint j = 0; items[j] != NULL; j++)
+        {
+          const char *item = g_strstrip (items[j]);
+          guint64 k = 0;
+          guint cutoff;
+
+          if (g_str_equal (item, "retrieved"))
+            k = 0;
+          else if (!g_ascii_string_to_unsigned (item, 10, 1, 10000, &k, NULL))
+            {
+              fprintf (stderr, "grammar report: --k: “%s” is not a cutoff: give whole numbers from 1 to 10000 "
+                       "or “retrieved”, such as --k 1,3,5\n", item);
+              return FALSE;
+            }
+          cutoff = (guint) k;
+          g_array_append_val (cutoffs, cutoff);
+        }
+    }
+  return TRUE;
+}
+
 /* The report JSON: the evaluation of @input, and the comparison with
  * @against when it is given. */
 int
@@ -79,6 +110,8 @@ grammar_cli_report_main (int    argc,
   g_autofree char *output_path = NULL;
   g_autofree char *format_name = NULL;
   g_auto (GStrv) assessed = NULL;
+  g_auto (GStrv) k_options = NULL;
+  g_autoptr (GArray) cutoffs = g_array_new (FALSE, FALSE, sizeof (guint));
   GrammarReportFormat format = GRAMMAR_REPORT_FORMAT_TEXT;
   gboolean balance = FALSE;
   double alpha = NAN;
@@ -95,6 +128,8 @@ grammar_cli_report_main (int    argc,
       "P" },
     { "assessed", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &assessed,
       "An assessed file (grammar assess) of these records: how reliable each metric is (repeatable)", "FILE" },
+    { "k", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &k_options,
+      "Cutoffs of the retrieval metrics, such as 1,3,5 (default: what each query retrieved)", "K" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "text, json, markdown or html (default: text)",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the report to FILE (default: stdout)",
@@ -115,7 +150,11 @@ grammar_cli_report_main (int    argc,
     "z-tests, and a conclusion says which side is less robust and why.\n"
     "With --assessed, each metric of the assessed files is checked against the\n"
     "grounded verdicts: confusion table, precision (low: optimistic), recall\n"
-    "(low: cynical), specificity, accuracy, AUROC, by style and by group tag.");
+    "(low: cynical), specificity, accuracy, AUROC, by style and by group tag,\n"
+    "and RAGEval's keypoint figures of a rageval-keypoints metric.\n"
+    "Records with true documents (doc_ids) and what was retrieved give the\n"
+    "retrieval metrics: hit rate, precision, recall, MRR and nDCG at --k, and\n"
+    "RAGEval's recall and effective information rate.");
   g_option_context_set_description (context,
     "The html format is one self-contained page with SVG charts; json is the\n"
     "report's data (see doc/report.md).\n"
@@ -125,13 +164,15 @@ grammar_cli_report_main (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "report", &argc, &argv, &status))
     return status;
-  if (!check_options (input, against, format_name, &format, max_list, alpha, balance, argc, argv))
+  if (!check_options (input, against, format_name, &format, max_list, alpha, balance, argc, argv) ||
+      !parse_cutoffs (k_options, cutoffs))
     return GRAMMAR_EXIT_USAGE;
   if (max_list < 0)
     max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? GRAMMAR_REPORT_TEXT_MAX_LIST : 0;
 
-  report = grammar_report_build_with_assessed (input, against, (const char * const *) assessed, balance,
-                                               isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
+  report = grammar_report_build_full (input, against, (const char * const *) assessed,
+                                      (const guint *) cutoffs->data, cutoffs->len, balance,
+                                      isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
   if (report == NULL)
     return grammar_cli_report ("report", error);
 

@@ -8,6 +8,7 @@
 
 #include "grammar-error.h"
 #include "grammar-evaluation-private.h"
+#include "grammar-graded-private.h"
 #include "grammar-json-private.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-reliability.h"
@@ -68,6 +69,7 @@ typedef struct
 {
   GrammarRecord *record;    /* owned by its evaluation */
   const char *tag;
+  guint side;               /* which judged file: 0 the first added */
 } Judged;
 
 /* One scored record: what the metric said and what was true. */
@@ -81,12 +83,22 @@ typedef struct
   const char *tag;
 } Observation;
 
+/* The keypoint figures of a metric whose scores' evidence has them
+ * (rageval-keypoints): every record, and each judged file's records. */
+static const GrammarGradedFigure keypoint_figures[] = {
+  { "completeness", FALSE },
+  { "hallucination", FALSE },
+  { "irrelevance", FALSE },
+};
+
 typedef struct
 {
   char *name;
   char *plugin;
   double threshold;
   GArray *observations;     /* Observation */
+  GrammarGraded *keypoints; /* NULL until a score has keypoint figures */
+  GrammarGraded *sides[2];
 } Metric;
 
 static void
@@ -95,6 +107,9 @@ metric_free (Metric *metric)
   g_free (metric->name);
   g_free (metric->plugin);
   g_array_unref (metric->observations);
+  grammar_graded_free (metric->keypoints);
+  grammar_graded_free (metric->sides[0]);
+  grammar_graded_free (metric->sides[1]);
   g_free (metric);
 }
 
@@ -432,6 +447,125 @@ lookup_metric (GrammarReliability *self,
   return metric;
 }
 
+/* The keypoint figures of @score's evidence: numbers `completeness`,
+ * `hallucination` and `irrelevance`, or none for an unmeasured score. */
+static gboolean
+keypoint_values (GrammarScore *score,
+                 double       *values)
+{
+  JsonNode *evidence = grammar_score_get_evidence (score);
+  JsonObject *object = evidence != NULL && JSON_NODE_HOLDS_OBJECT (evidence) ? json_node_get_object (evidence) : NULL;
+
+  for (guint f = 0; f < G_N_ELEMENTS (keypoint_figures); f++)
+    {
+      JsonNode *node = object != NULL ? json_object_get_member (object, keypoint_figures[f].name) : NULL;
+
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+          (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64))
+        return FALSE;
+      values[f] = json_node_get_double (node);
+    }
+  return TRUE;
+}
+
+static void
+add_keypoints (GrammarReliability *self,
+               Metric             *metric,
+               GrammarScore       *score,
+               Judged             *judged)
+{
+  double values[G_N_ELEMENTS (keypoint_figures)];
+  GrammarRecord *record = judged->record;
+
+  if (!keypoint_values (score, values))
+    {
+      if (grammar_score_is_measured (score))
+        return;
+      for (guint f = 0; f < G_N_ELEMENTS (keypoint_figures); f++)
+        values[f] = NAN;
+    }
+  if (metric->keypoints == NULL)
+    {
+      metric->keypoints = grammar_graded_new (keypoint_figures, G_N_ELEMENTS (keypoint_figures), self->seed,
+                                              self->resamples);
+      for (guint i = 0; i < 2; i++)
+        metric->sides[i] = grammar_graded_new (keypoint_figures, G_N_ELEMENTS (keypoint_figures), self->seed,
+                                               self->resamples);
+    }
+  grammar_graded_add (metric->keypoints, grammar_record_get_style (record), grammar_record_get_template (record),
+                      grammar_record_get_group (record), judged->tag, values);
+  grammar_graded_add (metric->sides[judged->side], grammar_record_get_style (record),
+                      grammar_record_get_template (record), grammar_record_get_group (record), judged->tag, values);
+}
+
+/**
+ * grammar_reliability_keypoints_to_json:
+ * @self: a #GrammarReliability
+ * @alpha: the significance level of the paired tests
+ *
+ * RAGEval's keypoint figures of the metrics whose scores carry them in
+ * their evidence (numbers `completeness`, `hallucination` and
+ * `irrelevance`, as the `rageval-keypoints` plugin writes), as `grammar
+ * report` writes them under `keypoints`: `{metric: {plugin, records,
+ * overall: {records, completeness: {n, value, interval, method},
+ * hallucination, irrelevance}, by_style, by_template, by_group}}`, each
+ * figure the mean over the records the metric measured with a seeded
+ * bootstrap interval. With two judged files, `paired` compares the
+ * second with the first on the semantic groups both measured: `{a, b
+ * (the sources), completeness: {pairs, a, b, difference, interval,
+ * a_higher, b_higher, ties, test, nonzero, w_plus, z, p, significant},
+ * …}` (Wilcoxon's signed-rank test of the groups' mean differences).
+ *
+ * Returns: (transfer full) (nullable): the JSON object, or %NULL when no
+ *   metric gives keypoint figures
+ */
+JsonNode *
+grammar_reliability_keypoints_to_json (GrammarReliability *self,
+                                       double              alpha)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (GRAMMAR_IS_RELIABILITY (self), NULL);
+
+  json_builder_begin_object (builder);
+  for (guint m = 0; m < self->metrics->len; m++)
+    {
+      Metric *metric = g_ptr_array_index (self->metrics, m);
+
+      if (metric->keypoints == NULL)
+        continue;
+      any = TRUE;
+      json_builder_set_member_name (builder, metric->name);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "plugin");
+      if (metric->plugin != NULL)
+        json_builder_add_string_value (builder, metric->plugin);
+      else
+        json_builder_add_null_value (builder);
+      grammar_json_add_int (builder, "records", grammar_graded_get_n_records (metric->keypoints));
+      grammar_json_add_int (builder, "seed", self->seed);
+      grammar_json_add_int (builder, "resamples", self->resamples);
+      grammar_graded_build_slices (metric->keypoints, builder);
+      if (self->evaluations->len >= 2)
+        {
+          json_builder_set_member_name (builder, "paired");
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "a");
+          json_builder_add_string_value (builder,
+            grammar_evaluation_get_source (g_ptr_array_index (self->evaluations, 0)));
+          json_builder_set_member_name (builder, "b");
+          json_builder_add_string_value (builder,
+            grammar_evaluation_get_source (g_ptr_array_index (self->evaluations, 1)));
+          grammar_graded_build_paired (metric->sides[0], NULL, metric->sides[1], NULL, alpha, builder);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+  return any ? json_builder_get_root (builder) : NULL;
+}
+
 /**
  * grammar_reliability_add_judged:
  * @self: a #GrammarReliability
@@ -466,6 +600,7 @@ grammar_reliability_add_judged (GrammarReliability *self,
         }
       judged->record = record;
       judged->tag = group != NULL ? grammar_evaluation_tag_name (group->tag) : NULL;
+      judged->side = MIN (self->evaluations->len - 1, 1);
       g_hash_table_replace (self->judged, (gpointer) grammar_record_get_id (record), judged);
     }
 }
@@ -538,7 +673,10 @@ grammar_reliability_add_assessed (GrammarReliability  *self,
             judged->tag,
           };
 
-          g_array_append_val (lookup_metric (self, score)->observations, observation);
+          Metric *metric = lookup_metric (self, score);
+
+          g_array_append_val (metric->observations, observation);
+          add_keypoints (self, metric, score, judged);
         }
     }
   return TRUE;

@@ -34,5 +34,7 @@ gboolean            grammar_reliability_add_assessed    (GrammarReliability  *se
                                                          GError             **error);
 guint               grammar_reliability_get_n_metrics   (GrammarReliability  *self);
 JsonNode           *grammar_reliability_to_json         (GrammarReliability  *self);
+JsonNode           *grammar_reliability_keypoints_to_json (GrammarReliability *self,
+                                                         double              alpha);
 
 G_END_DECLS

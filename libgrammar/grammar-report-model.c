@@ -66,6 +66,23 @@ static const Column paper_columns[] = {
   { "FN", COLUMN_NUMERIC, 0 }, { "TN", COLUMN_NUMERIC, 0 }, { "Precision (z 95 %)", 0, 0 },
   { "Recall (z 95 %)", 0, 0 },
 };
+static const Column retrieval_columns[] = {
+  { "k", 0, 0 }, { "Slice", COLUMN_USER, 28 }, { "n", COLUMN_NUMERIC, 0 }, { "Hit rate (95 %)", 0, 0 },
+  { "Precision (95 %)", 0, 0 }, { "Recall (95 %)", 0, 0 }, { "MRR (95 %)", 0, 0 }, { "nDCG (95 %)", 0, 0 },
+};
+static const Column rageval_columns[] = {
+  { "Slice", COLUMN_USER, 28 }, { "n", COLUMN_NUMERIC, 0 }, { "RAGEval recall (95 %)", 0, 0 },
+  { "EIR n", COLUMN_NUMERIC, 0 }, { "EIR (95 %)", 0, 0 },
+};
+static const Column keypoint_columns[] = {
+  { "Metric", COLUMN_USER, 0 }, { "Slice", COLUMN_USER, 28 }, { "n", COLUMN_NUMERIC, 0 },
+  { "Completeness (95 %)", 0, 0 }, { "Hallucination (95 %)", 0, 0 }, { "Irrelevance (95 %)", 0, 0 },
+};
+static const Column paired_columns[] = {
+  { "Figure", COLUMN_USER, 0 }, { "Pairs", COLUMN_NUMERIC, 0 }, { "A", COLUMN_NUMERIC, 0 },
+  { "B", COLUMN_NUMERIC, 0 }, { "B − A (95 %)", 0, 0 }, { "A>B/B>A/=", 0, 0 }, { "p", COLUMN_NUMERIC, 0 },
+  { "Sig.", 0, 0 },
+};
 static const Column test_columns[] = {
   { "Metric", 0, 0 }, { "A", COLUMN_NUMERIC, 0 }, { "A 95 %", 0, 0 }, { "B", COLUMN_NUMERIC, 0 },
   { "B 95 %", 0, 0 }, { "Difference", COLUMN_NUMERIC, 0 }, { "z", COLUMN_NUMERIC, 0 },
@@ -968,6 +985,10 @@ add_verdict (Document   *doc,
     add_block (doc, BLOCK_CONCLUSION, 0, g_strdup (conclusion));
 }
 
+static void add_paired_rows (Table      *table,
+                             JsonObject *paired,
+                             const char *prefix);
+
 static void
 add_comparison (Document   *doc,
                 JsonObject *root)
@@ -989,6 +1010,16 @@ add_comparison (Document   *doc,
   add_pairing (doc, comparison);
   add_tests (doc, member_array (comparison, "tests"), name_a, name_b);
   add_verdict (doc, comparison, name_a, name_b);
+  if (member_object (comparison, "retrieval_metrics") != NULL)
+    {
+      Table *paired = TABLE_NEW (paired_columns, FALSE);
+
+      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+        "Retrieval, B against A on the semantic groups both runs measured: each group's mean on each side; the "
+        "difference's bootstrap 95 % interval; Wilcoxon's signed-rank test of the groups' differences."));
+      add_paired_rows (paired, member_object (comparison, "retrieval_metrics"), "");
+      add_table (doc, paired);
+    }
 }
 
 /* "0.19" of a proportion {value}, NONE when undefined. */
@@ -1097,6 +1128,309 @@ add_reliability (Document   *doc,
   add_table (doc, slices);
 }
 
+/* Measured figures: {n, value, interval} as "0.4714 [0.4327, 0.5105]". */
+static char *
+format_figure (JsonObject *figures,
+               const char *name)
+{
+  JsonObject *figure = member_object (figures, name);
+  g_autofree char *value = format_rate (figure, "value");
+  g_autofree char *interval = NULL;
+  double lo, hi;
+
+  if (figure == NULL || !isfinite (member_number (figure, "value")))
+    return g_strdup (NONE);
+  if (!node_interval (member (figure, "interval"), &lo, &hi))
+    return g_steal_pointer (&value);
+  interval = format_interval (figure, "interval");
+  return g_strdup_printf ("%s %s", value, interval);
+}
+
+static char *
+cutoff_label (JsonNode *node)
+{
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  return g_strdup (NONE);
+}
+
+static char *
+figure_name (const char *figure,
+             const char *k)
+{
+  return g_strdup_printf ("%s@%s", figure, k);
+}
+
+static void
+add_retrieval_rows (Table      *table,
+                    JsonArray  *cutoffs,
+                    guint       n_cutoffs,
+                    const char *slice,
+                    JsonObject *figures)
+{
+  for (guint c = 0; cutoffs != NULL && c < MIN (n_cutoffs, json_array_get_length (cutoffs)); c++)
+    {
+      g_autofree char *k = cutoff_label (json_array_get_element (cutoffs, c));
+      g_autofree char *hit = figure_name ("hit", k);
+      g_autofree char *precision = figure_name ("precision", k);
+      g_autofree char *recall = figure_name ("recall", k);
+      g_autofree char *mrr = figure_name ("mrr", k);
+      g_autofree char *ndcg = figure_name ("ndcg", k);
+
+      table_add (table, g_strdup (k), g_strdup (slice), format_count (member_object (figures, hit), "n"),
+                 format_figure (figures, hit), format_figure (figures, precision), format_figure (figures, recall),
+                 format_figure (figures, mrr), format_figure (figures, ndcg));
+    }
+}
+
+/* Calls @add for "all" and every slice of `by_style` and `by_group`. */
+typedef void (*SliceRowFunc) (Table      *table,
+                              gpointer    data,
+                              const char *slice,
+                              JsonObject *figures);
+
+static void
+for_each_slice (JsonObject   *measures,
+                gboolean      templates,
+                Table        *table,
+                SliceRowFunc  add,
+                gpointer      data)
+{
+  static const struct { const char *member; const char *prefix; } breakdowns[] = {
+    { "by_style", "style" }, { "by_group", "group" }, { "by_template", "template" },
+  };
+
+  add (table, data, "all", member_object (measures, "overall"));
+  for (guint b = 0; b < G_N_ELEMENTS (breakdowns); b++)
+    {
+      JsonObject *slices = member_object (measures, breakdowns[b].member);
+      g_autoptr (GList) keys = slices != NULL ? json_object_get_members (slices) : NULL;
+
+      if (g_str_equal (breakdowns[b].member, "by_template") != templates)
+        continue;
+      for (GList *l = keys; l != NULL; l = l->next)
+        {
+          g_autofree char *slice = g_strdup_printf ("%s %s", breakdowns[b].prefix, (const char *) l->data);
+
+          add (table, data, slice, member_object (slices, l->data));
+        }
+    }
+}
+
+static void
+retrieval_row (Table      *table,
+               gpointer    cutoffs,
+               const char *slice,
+               JsonObject *figures)
+{
+  add_retrieval_rows (table, cutoffs, G_MAXUINT, slice, figures);
+}
+
+/* The template table shows the first cutoff only; JSON has them all. */
+static void
+retrieval_template_row (Table      *table,
+                        gpointer    cutoffs,
+                        const char *slice,
+                        JsonObject *figures)
+{
+  add_retrieval_rows (table, cutoffs, 1, slice, figures);
+}
+
+static void
+rageval_row (Table      *table,
+             gpointer    data,
+             const char *slice,
+             JsonObject *figures)
+{
+  table_add (table, g_strdup (slice), format_count (member_object (figures, "rageval_recall"), "n"),
+             format_figure (figures, "rageval_recall"), format_count (member_object (figures, "eir"), "n"),
+             format_figure (figures, "eir"));
+}
+
+/* One chart row a style for each of @names, with their intervals. */
+static void
+chart_by_style (GArray             *chart,
+                const char         *prefix,
+                JsonObject         *by_style,
+                const char * const *names,
+                const char * const *titles,
+                const char * const *colors)
+{
+  g_autoptr (GList) styles = by_style != NULL ? json_object_get_members (by_style) : NULL;
+
+  for (GList *l = styles; l != NULL; l = l->next)
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        JsonObject *figure = member_object (member_object (by_style, l->data), names[i]);
+
+        chart_rows_add (chart, g_strdup_printf ("%s%s · %s", prefix, (const char *) l->data, titles[i]),
+                        member_number (figure, "value"), member (figure, "interval"), colors[i]);
+      }
+}
+
+/* Hit rate, precision, recall, MRR and nDCG at each cutoff, RAGEval's
+ * recall and EIR, by slice. */
+static void
+add_retrieval_metrics (Document   *doc,
+                       JsonObject *root)
+{
+  JsonObject *measures = member_object (root, "retrieval_metrics");
+  JsonArray *cutoffs = member_array (measures, "cutoffs");
+  g_autofree char *k = NULL;
+  g_autofree char *measured = NULL, *no_true = NULL, *no_retrieval = NULL, *seed = NULL, *resamples = NULL;
+  Table *table, *rageval, *templates;
+
+  if (measures == NULL)
+    return;
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Retrieval"));
+  measured = format_count (measures, "measured");
+  no_true = format_count (measures, "no_true_documents");
+  no_retrieval = format_count (measures, "no_retrieval");
+  seed = format_count (measures, "seed");
+  resamples = format_count (measures, "resamples");
+  if (member_number (measures, "measured") <= 0)
+    {
+      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+        "No record has both true documents (doc_ids) and the documents the system retrieved (retrieved): "
+        "%s without true documents, %s without retrieved documents.", no_true, no_retrieval));
+      return;
+    }
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "Binary relevance: a retrieved document is relevant when it is one of the record's true documents (doc_ids); "
+    "k = “retrieved” is what each query retrieved. Means over %s measured records (%s without true documents and "
+    "%s without retrieved documents are unmeasured, not zero); hit rate with Wilson 95 %% intervals, the other "
+    "figures with bootstrap 95 %% intervals (seed %s, %s resamples). RAGEval recall: the share of true documents "
+    "retrieved; EIR: the words of the retrieved true documents over all retrieved words.",
+    measured, no_true, no_retrieval, seed, resamples));
+  table = TABLE_NEW (retrieval_columns, FALSE);
+  for_each_slice (measures, FALSE, table, retrieval_row, cutoffs);
+  add_table (doc, table);
+  rageval = TABLE_NEW (rageval_columns, FALSE);
+  for_each_slice (measures, FALSE, rageval, rageval_row, NULL);
+  add_table (doc, rageval);
+  if (doc->charts && cutoffs != NULL && json_array_get_length (cutoffs) > 0)
+    {
+      g_autoptr (GArray) chart = chart_rows_new ();
+      g_autofree char *hit = NULL, *mrr = NULL, *ndcg = NULL;
+      g_autofree char *caption = NULL;
+
+      k = cutoff_label (json_array_get_element (cutoffs, 0));
+      hit = figure_name ("hit", k);
+      mrr = figure_name ("mrr", k);
+      ndcg = figure_name ("ndcg", k);
+      {
+        const char *names[] = { hit, mrr, ndcg, "eir", NULL };
+        const char *titles[] = { "hit rate", "MRR", "nDCG", "EIR", NULL };
+        const char *colors[] = { COLOR_ROBUST, COLOR_A, COLOR_B, COLOR_NON_ROBUST, NULL };
+
+        chart_by_style (chart, "", member_object (measures, "by_style"), names, titles, colors);
+      }
+      caption = g_strdup_printf ("Retrieval by style at k = %s: hit rate (Wilson), MRR, nDCG and EIR (bootstrap), "
+                                 "with 95 %% intervals.", k);
+      add_block (doc, BLOCK_CHART, 0, interval_chart (caption, chart));
+    }
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Retrieval by template"));
+  templates = TABLE_NEW (retrieval_columns, FALSE);
+  /* for_each_slice adds "all" first: the reference line. */
+  for_each_slice (measures, TRUE, templates, retrieval_template_row, cutoffs);
+  add_table (doc, templates);
+}
+
+static void
+keypoint_row (Table      *table,
+              gpointer    metric,
+              const char *slice,
+              JsonObject *figures)
+{
+  table_add (table, g_strdup (metric), g_strdup (slice), format_count (member_object (figures, "completeness"), "n"),
+             format_figure (figures, "completeness"), format_figure (figures, "hallucination"),
+             format_figure (figures, "irrelevance"));
+}
+
+static void
+add_paired_rows (Table      *table,
+                 JsonObject *paired,
+                 const char *prefix)
+{
+  g_autoptr (GList) names = paired != NULL ? json_object_get_members (paired) : NULL;
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonObject *test = member_object (paired, l->data);
+      g_autofree char *difference = NULL;
+      g_autofree char *interval = NULL;
+      g_autofree char *a_higher = NULL, *b_higher = NULL, *ties = NULL;
+      gboolean significant = FALSE;
+
+      if (test == NULL)
+        continue;   /* "cutoffs", "a", "b" */
+      difference = format_decimal (member_number (test, "difference"), TRUE);
+      interval = format_interval (test, "interval");
+      a_higher = format_count (test, "a_higher");
+      b_higher = format_count (test, "b_higher");
+      ties = format_count (test, "ties");
+      table_add (table, g_strdup_printf ("%s%s", prefix, (const char *) l->data), format_count (test, "pairs"),
+                 format_rate (test, "a"), format_rate (test, "b"),
+                 g_strdup_printf ("%s %s", difference, interval),
+                 g_strdup_printf ("%s/%s/%s", a_higher, b_higher, ties),
+                 format_p (test),
+                 g_strdup (!member_boolean (test, "significant", &significant) ? NONE : significant ? "yes" : "no"));
+    }
+}
+
+/* RAGEval's completeness, hallucination and irrelevance of the keypoint
+ * metrics, by slice, and paired between the two runs. */
+static void
+add_keypoints (Document   *doc,
+               JsonObject *root)
+{
+  JsonObject *keypoints = member_object (root, "keypoints");
+  g_autoptr (GList) metrics = keypoints != NULL ? json_object_get_members (keypoints) : NULL;
+  g_autoptr (GArray) chart = chart_rows_new ();
+  Table *table, *paired = NULL;
+
+  if (metrics == NULL)
+    return;
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Keypoints"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+    "RAGEval's keypoint metrics: completeness (the share of keypoints the response covers), hallucination (the "
+    "share it contradicts) and irrelevance (neither). Means over the records with keypoints, with bootstrap "
+    "95 % intervals."));
+  table = TABLE_NEW (keypoint_columns, FALSE);
+  for (GList *l = metrics; l != NULL; l = l->next)
+    {
+      JsonObject *metric = member_object (keypoints, l->data);
+      JsonObject *pairs = member_object (metric, "paired");
+      const char *names[] = { "completeness", "hallucination", NULL };
+      const char *titles[] = { "completeness", "hallucination", NULL };
+      const char *colors[] = { COLOR_ROBUST, COLOR_GAP, NULL };
+      g_autofree char *prefix = g_strdup_printf ("%s · ", (const char *) l->data);
+
+      for_each_slice (metric, FALSE, table, keypoint_row, l->data);
+      chart_by_style (chart, prefix, member_object (metric, "by_style"), names, titles, colors);
+      if (pairs != NULL)
+        {
+          if (paired == NULL)
+            paired = TABLE_NEW (paired_columns, FALSE);
+          add_paired_rows (paired, pairs, prefix);
+        }
+    }
+  add_table (doc, table);
+  if (doc->charts && chart->len > 0)
+    add_block (doc, BLOCK_CHART, 0, interval_chart (
+      "Keypoints by style: completeness (higher is better) and hallucination (lower is better), with bootstrap "
+      "95 % intervals.", chart));
+  if (paired != NULL)
+    {
+      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+        "B against A on the semantic groups both runs measured: each group's mean on each side; the difference's "
+        "bootstrap 95 % interval; Wilcoxon's signed-rank test of the groups' differences."));
+      add_table (doc, paired);
+    }
+}
+
 Document *
 grammar_report_document_build (JsonObject *root,
                 gboolean    charts)
@@ -1109,7 +1443,9 @@ grammar_report_document_build (JsonObject *root,
   add_breakdowns (doc, root);
   add_gap_groups (doc, root);
   add_debug (doc, root);
+  add_retrieval_metrics (doc, root);
   add_comparison (doc, root);
   add_reliability (doc, root);
+  add_keypoints (doc, root);
   return g_steal_pointer (&doc);
 }

@@ -11,6 +11,7 @@
 #include "grammar-evaluation.h"
 #include "grammar-file-private.h"
 #include "grammar-reliability.h"
+#include "grammar-retrieval-metrics.h"
 #include "grammar-report.h"
 #include "grammar-report-private.h"
 
@@ -231,9 +232,8 @@ grammar_report_build (const char  *input,
  * @max_list: how many gap groups and errors to list, at most (0: all)
  * @error: return location for a #GError
  *
- * As grammar_report_build(), with the reliability of the metrics of
- * @assessed against the grounded verdicts of @input and @against as the
- * `reliability` member (see #GrammarReliability).
+ * As grammar_report_build_full() with the default cutoff of the
+ * retrieval metrics.
  *
  * Returns: (transfer full) (nullable): the report, or %NULL with @error set
  */
@@ -246,31 +246,103 @@ grammar_report_build_with_assessed (const char         *input,
                                     guint               max_list,
                                     GError            **error)
 {
+  return grammar_report_build_full (input, against, assessed, NULL, 0, balance, alpha, max_list, error);
+}
+
+static GrammarRetrievalMetrics *
+retrieval_metrics_of (GrammarEvaluation *evaluation,
+                      const guint       *cutoffs,
+                      gsize              n_cutoffs)
+{
+  GrammarRetrievalMetrics *metrics = grammar_retrieval_metrics_new ();
+
+  grammar_retrieval_metrics_set_cutoffs (metrics, cutoffs, n_cutoffs);
+  grammar_retrieval_metrics_add_evaluation (metrics, evaluation);
+  return metrics;
+}
+
+/**
+ * grammar_report_build_full:
+ * @input: (type filename): a judged run (JSON Lines)
+ * @against: (type filename) (nullable): a second judged run to compare with
+ * @assessed: (nullable) (array zero-terminated=1) (element-type filename):
+ *   assessed files (`grammar assess`) of the records of @input and
+ *   @against, or %NULL
+ * @cutoffs: (nullable) (array length=n_cutoffs): the ks of the retrieval
+ *   metrics, 0 for what each record retrieved
+ * @n_cutoffs: how many; 0 for the default, what was retrieved
+ * @balance: with @against, drop gap groups from the side that has more
+ *   until their shares match
+ * @alpha: with @against, the significance level of the tests
+ * @max_list: how many gap groups and errors to list, at most (0: all)
+ * @error: return location for a #GError
+ *
+ * The report of a judged run: its #GrammarEvaluation as JSON, with
+ *
+ * - `retrieval_metrics`: the #GrammarRetrievalMetrics of @input at
+ *   @cutoffs;
+ * - `comparison`: the #GrammarComparison of the two runs when @against
+ *   is given, with the paired comparison of their retrieval metrics as
+ *   its `retrieval_metrics` member;
+ * - `reliability`: the reliability of the metrics of @assessed against
+ *   the grounded verdicts of @input and @against (see
+ *   #GrammarReliability), and `keypoints`: the keypoint figures of the
+ *   metrics that give them (see grammar_reliability_keypoints_to_json()).
+ *
+ * Render it with grammar_report_write().
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL with @error set
+ */
+JsonNode *
+grammar_report_build_full (const char         *input,
+                           const char         *against,
+                           const char * const *assessed,
+                           const guint        *cutoffs,
+                           gsize               n_cutoffs,
+                           gboolean            balance,
+                           double              alpha,
+                           guint               max_list,
+                           GError            **error)
+{
   g_autoptr (GrammarEvaluation) a = NULL;
   g_autoptr (GrammarEvaluation) b = NULL;
   g_autoptr (GrammarComparison) comparison = NULL;
+  g_autoptr (GrammarRetrievalMetrics) retrieval_a = NULL;
   g_autoptr (JsonNode) report = NULL;
+  JsonObject *root;
 
   g_return_val_if_fail (input != NULL, NULL);
+  g_return_val_if_fail (cutoffs != NULL || n_cutoffs == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   a = grammar_evaluation_load (input, NULL, error);
   if (a == NULL)
     return NULL;
   report = grammar_evaluation_to_json (a, max_list);
+  root = json_node_get_object (report);
+  retrieval_a = retrieval_metrics_of (a, cutoffs, n_cutoffs);
+  json_object_set_member (root, "retrieval_metrics", grammar_retrieval_metrics_to_json (retrieval_a));
   if (against != NULL)
     {
+      g_autoptr (GrammarRetrievalMetrics) retrieval_b = NULL;
+      JsonNode *comparison_json;
+
       b = grammar_evaluation_load (against, NULL, error);
       if (b == NULL)
         return NULL;
       comparison = grammar_comparison_new (a, b, balance, alpha, error);
       if (comparison == NULL)
         return NULL;
-      json_object_set_member (json_node_get_object (report), "comparison", grammar_comparison_to_json (comparison));
+      comparison_json = grammar_comparison_to_json (comparison);
+      retrieval_b = retrieval_metrics_of (b, cutoffs, n_cutoffs);
+      json_object_set_member (json_node_get_object (comparison_json), "retrieval_metrics",
+                              grammar_retrieval_metrics_compare (retrieval_a, retrieval_b, alpha));
+      json_object_set_member (root, "comparison", comparison_json);
     }
   if (assessed != NULL && assessed[0] != NULL)
     {
       g_autoptr (GrammarReliability) reliability = grammar_reliability_new ();
+      JsonNode *keypoints;
 
       grammar_reliability_add_judged (reliability, a);
       if (b != NULL)
@@ -278,8 +350,10 @@ grammar_report_build_with_assessed (const char         *input,
       for (guint i = 0; assessed[i] != NULL; i++)
         if (!grammar_reliability_add_assessed (reliability, assessed[i], NULL, error))
           return NULL;
-      json_object_set_member (json_node_get_object (report), "reliability",
-                              grammar_reliability_to_json (reliability));
+      json_object_set_member (root, "reliability", grammar_reliability_to_json (reliability));
+      keypoints = grammar_reliability_keypoints_to_json (reliability, alpha);
+      if (keypoints != NULL)
+        json_object_set_member (root, "keypoints", keypoints);
     }
   return g_steal_pointer (&report);
 }

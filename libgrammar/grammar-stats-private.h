@@ -36,4 +36,19 @@ double   grammar_stats_auroc        (const double   *scores,
                                      const gboolean *positive,
                                      guint           n);
 
+G_GNUC_INTERNAL
+gboolean grammar_stats_bootstrap_mean (const double   *values,
+                                       guint           n,
+                                       guint           resamples,
+                                       guint           seed,
+                                       double         *low,
+                                       double         *high);
+G_GNUC_INTERNAL
+gboolean grammar_stats_wilcoxon     (const double   *differences,
+                                     guint           n,
+                                     guint          *nonzero,
+                                     double         *w_plus,
+                                     double         *z,
+                                     double         *p);
+
 G_END_DECLS

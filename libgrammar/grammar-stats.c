@@ -164,3 +164,128 @@ grammar_stats_auroc (const double *scores, const gboolean *positive, guint n)
     }
   return (rank_sum - n_pos * (n_pos + 1.0) / 2.0) / ((double) n_pos * (double) n_neg);
 }
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/*
+ * grammar_stats_bootstrap_mean:
+ * @values: the values
+ * @n: how many
+ * @resamples: how many resamples (0: no interval)
+ * @seed: the seed of the resampling
+ * @low: (out): the 2.5th percentile of the resampled means
+ * @high: (out): the 97.5th percentile
+ *
+ * The percentile bootstrap 95 % interval of the mean of @values: @resamples
+ * samples of @n values drawn with replacement by a #GRand seeded with
+ * @seed, so that the same data and seed give the same interval.
+ *
+ * Returns: %TRUE when the interval is defined (n > 0 and resamples > 0)
+ */
+gboolean
+grammar_stats_bootstrap_mean (const double *values, guint n, guint resamples, guint seed,
+                              double *low, double *high)
+{
+  g_autoptr (GRand) rand = NULL;
+  g_autofree double *means = NULL;
+
+  if (n == 0 || resamples == 0)
+    return FALSE;
+  rand = g_rand_new_with_seed (seed);
+  means = g_new (double, resamples);
+  for (guint r = 0; r < resamples; r++)
+    {
+      double sum = 0.0;
+
+      for (guint i = 0; i < n; i++)
+        sum += values[g_rand_int_range (rand, 0, (gint32) n)];
+      means[r] = sum / n;
+    }
+  qsort (means, resamples, sizeof (double), compare_doubles);
+  *low = means[(guint) floor (0.025 * (resamples - 1))];
+  *high = means[(guint) ceil (0.975 * (resamples - 1))];
+  return TRUE;
+}
+
+typedef struct
+{
+  double magnitude;
+  gboolean positive;
+} Difference;
+
+static int
+compare_magnitudes (const void *a, const void *b)
+{
+  return compare_doubles (&((const Difference *) a)->magnitude, &((const Difference *) b)->magnitude);
+}
+
+/*
+ * grammar_stats_wilcoxon:
+ * @differences: paired differences (b − a)
+ * @n: how many
+ * @nonzero: (out): how many differences are not zero (the pairs the test uses)
+ * @w_plus: (out): the sum of the ranks of the positive differences
+ * @z: (out): the normal approximation's z (positive: b higher)
+ * @p: (out): the two-sided p-value erfc (|z| / sqrt 2)
+ *
+ * The Wilcoxon signed-rank test of paired differences: zero differences
+ * are dropped (Wilcoxon's convention), the magnitudes ranked with
+ * mid-ranks for ties (differences within 1e-12 are tied), and W+ compared
+ * with its null mean n(n+1)/4 under the variance n(n+1)(2n+1)/24 minus
+ * Σ(t³ − t)/48 over tie groups, with a continuity correction of 1/2.
+ *
+ * Returns: %TRUE when the test is defined (at least one nonzero
+ *   difference); otherwise @z is 0 and @p is 1
+ */
+gboolean
+grammar_stats_wilcoxon (const double *differences, guint n, guint *nonzero, double *w_plus, double *z, double *p)
+{
+  g_autofree Difference *items = g_new (Difference, MAX (n, 1));
+  guint m = 0;
+  double sum = 0.0, mean, variance, ties = 0.0, shifted;
+
+  for (guint i = 0; i < n; i++)
+    if (fabs (differences[i]) > 1e-12)
+      {
+        items[m].magnitude = fabs (differences[i]);
+        items[m].positive = differences[i] > 0;
+        m++;
+      }
+  *nonzero = m;
+  *w_plus = 0.0;
+  *z = 0.0;
+  *p = 1.0;
+  if (m == 0)
+    return FALSE;
+  qsort (items, m, sizeof (Difference), compare_magnitudes);
+  for (guint i = 0; i < m;)
+    {
+      guint j = i;
+      double t;
+
+      while (j < m && items[j].magnitude - items[i].magnitude <= 1e-12)
+        j++;
+      t = j - i;
+      ties += t * t * t - t;
+      for (guint k = i; k < j; k++)
+        if (items[k].positive)
+          sum += (i + 1.0 + j) / 2.0;
+      i = j;
+    }
+  mean = m * (m + 1.0) / 4.0;
+  variance = m * (m + 1.0) * (2.0 * m + 1.0) / 24.0 - ties / 48.0;
+  *w_plus = sum;
+  if (variance <= 0.0)
+    return TRUE;
+  shifted = sum - mean;
+  shifted = shifted > 0.5 ? shifted - 0.5 : shifted < -0.5 ? shifted + 0.5 : 0.0;
+  *z = shifted / sqrt (variance);
+  *p = erfc (fabs (*z) / G_SQRT2);
+  return TRUE;
+}

@@ -56,6 +56,7 @@
 #include "grammar-report.h"
 #include "grammar-assess-runner.h"
 #include "grammar-reliability.h"
+#include "grammar-retrieval-metrics.h"
 
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"
