@@ -666,6 +666,38 @@ grammar_param_spec_set_value_hint (GParamSpec *pspec,
   g_param_spec_set_qdata (pspec, value_hint_quark (), (gpointer) hint);
 }
 
+static GQuark
+default_section_quark (void)
+{
+  return g_quark_from_static_string ("grammar-config-default-section");
+}
+
+/**
+ * grammar_param_spec_set_default_section:
+ * @pspec: the #GParamSpec of an object property that a keyfile key sets
+ *   to a section
+ * @section: the section to build when the key is not given, if the
+ *   keyfile has it; kept, not copied (a static string)
+ *
+ * Lets a plugin's object property default to a section every keyfile of
+ * a run has, such as `[matcher]` or `[database]`: when the plugin's
+ * section does not set the key and the keyfile has @section,
+ * grammar_config_build() builds @section for it (the same object as
+ * every other user of that section). Without @section in the keyfile,
+ * the property stays unset. Call it in `class_init`.
+ */
+void
+grammar_param_spec_set_default_section (GParamSpec *pspec,
+                                        const char *section)
+{
+  g_return_if_fail (G_IS_PARAM_SPEC (pspec));
+  g_return_if_fail (g_type_is_a (pspec->value_type, G_TYPE_OBJECT) ||
+                    G_TYPE_IS_INTERFACE (pspec->value_type));
+  g_return_if_fail (section != NULL);
+
+  g_param_spec_set_qdata (pspec, default_section_quark (), (gpointer) section);
+}
+
 typedef struct
 {
   const char *old_value;
@@ -1081,6 +1113,50 @@ apply_overrides (GrammarConfig  *self,
   return TRUE;
 }
 
+static GObject *build_section (GrammarConfig  *self,
+                               const char     *section,
+                               GType           wanted_type,
+                               const char     *from_section,
+                               const char     *from_key,
+                               GError        **error);
+
+/* The object properties the section leaves unset and whose default
+ * section (grammar_param_spec_set_default_section()) the keyfile has. */
+static gboolean
+add_default_sections (GrammarConfig  *self,
+                      const char     *section,
+                      GObjectClass   *klass,
+                      GPtrArray      *names,
+                      GArray         *values,
+                      GError        **error)
+{
+  guint n_pspecs = 0;
+  g_autofree GParamSpec **pspecs = g_object_class_list_properties (klass, &n_pspecs);
+
+  for (guint i = 0; i < n_pspecs; i++)
+    {
+      const char *wanted = g_param_spec_get_qdata (pspecs[i], default_section_quark ());
+      GValue value = G_VALUE_INIT;
+      GObject *object;
+      gboolean named = FALSE;
+
+      if (wanted == NULL || !g_key_file_has_group (self->key_file, wanted) || g_str_equal (wanted, section))
+        continue;
+      for (guint j = 0; j < names->len; j++)
+        named |= g_str_equal (g_ptr_array_index (names, j), pspecs[i]->name);
+      if (named)
+        continue;
+      object = build_section (self, wanted, pspecs[i]->value_type, section, pspecs[i]->name, error);
+      if (object == NULL)
+        return FALSE;
+      g_value_init (&value, pspecs[i]->value_type);
+      g_value_take_object (&value, object);
+      g_array_append_val (values, value);
+      g_ptr_array_add (names, (gpointer) pspecs[i]->name);
+    }
+  return TRUE;
+}
+
 static GObject *
 instantiate (GrammarConfig      *self,
              const char         *section,
@@ -1119,7 +1195,8 @@ instantiate (GrammarConfig      *self,
       g_ptr_array_add (names, (gpointer) pspec->name);
     }
 
-  if (!apply_overrides (self, section, G_OBJECT_CLASS (klass), owner, names, values, error))
+  if (!add_default_sections (self, section, G_OBJECT_CLASS (klass), names, values, error) ||
+      !apply_overrides (self, section, G_OBJECT_CLASS (klass), owner, names, values, error))
     return NULL;
   object = g_object_new_with_properties (type, names->len, (const char **) names->pdata,
                                          (const GValue *) values->data);

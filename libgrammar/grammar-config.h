@@ -47,6 +47,8 @@ void           grammar_config_override_property (GrammarConfig *self,
                                                  const char    *section,
                                                  const char    *property,
                                                  const GValue  *value);
+void           grammar_param_spec_set_default_section (GParamSpec *pspec,
+                                                       const char *section);
 void           grammar_param_spec_set_value_hint (GParamSpec *pspec,
                                                   const char *hint);
 void           grammar_param_spec_set_old_spelling (GParamSpec *pspec,

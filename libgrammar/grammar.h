@@ -57,6 +57,7 @@
 #include "grammar-assess-runner.h"
 #include "grammar-reliability.h"
 #include "grammar-retrieval-metrics.h"
+#include "grammar-keypoint.h"
 
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"

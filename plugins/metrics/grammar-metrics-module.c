@@ -5,6 +5,7 @@
 #include "grammar-lexical-faithfulness.h"
 #include "grammar-llm-metric.h"
 #include "grammar-ragas-faithfulness.h"
+#include "grammar-rageval-keypoints.h"
 #include "grammar-selfcheck-ngram.h"
 #include "grammar-selfcheck.h"
 
@@ -19,6 +20,7 @@ g_io_module_load (GIOModule *module)
   grammar_selfcheck_register (G_TYPE_MODULE (module));
   grammar_lexical_faithfulness_register (G_TYPE_MODULE (module));
   grammar_selfcheck_ngram_register (G_TYPE_MODULE (module));
+  grammar_rageval_keypoints_register (G_TYPE_MODULE (module));
 
   grammar_registry_implement (GRAMMAR_TYPE_METRIC, GRAMMAR_TYPE_RAGAS_FAITHFULNESS, "ragas-faithfulness",
                               "RAGAS faithfulness: a language model splits the response into statements and "
@@ -32,6 +34,9 @@ g_io_module_load (GIOModule *module)
   grammar_registry_implement (GRAMMAR_TYPE_METRIC, GRAMMAR_TYPE_SELFCHECK_NGRAM, "selfcheck-ngram",
                               "Offline SelfCheckGPT unigram: how probable the response's words are under a "
                               "model of the samples");
+  grammar_registry_implement (GRAMMAR_TYPE_METRIC, GRAMMAR_TYPE_RAGEVAL_KEYPOINTS, "rageval-keypoints",
+                              "RAGEval's completeness, hallucination and irrelevance over keypoints made from the "
+                              "grounded answer, contradictions grounded in the database's values");
 }
 
 G_MODULE_EXPORT void
