@@ -247,6 +247,7 @@ test_contains_date_precision (void)
     { D615, "It opened on 2024-06-14.", I, NULL },
     { "[[\"2005-06-10\"]]", "It won the 2005-06 season.", I, NULL },
     { D615, "I'm sorry, I could not find the opening date, only June 2024.", I, "refusal: " },
+    { D615, "I could not find the exact day. It opened in June 2024.", C, "at month precision" },
     /* several values */
     { "[[\"Acme\", \"2024-06-15\"]]", "Acme opened in June 2024.", C,
       "found all 2 values, “2024-06-15” at month precision (“June 2024”)" },
@@ -322,6 +323,7 @@ test_contains_date_precision (void)
     { D615, "It opened in the 2023-24 season.", I, NULL },
     { D615, "It opened in the 2023-2024 season.", I, NULL },
     { D615, "It scored 2024.5 points.", I, NULL },
+    { D615, "It reported its FY2024 results.", I, NULL },
     /* a name the query quotes is masked */
     { D615, "The 2024 Fund opened in 2023.", I, NULL, "When did 'The 2024 Fund' open?" },
     { D615, "The 2024 Fund opened in 2024.", C, NULL, "When did 'The 2024 Fund' open?" },

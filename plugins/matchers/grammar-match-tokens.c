@@ -28,7 +28,8 @@
  *   ("Q2 2024", "Q2 of 2024", "2024 Q2", "2024-Q2", "second quarter of
  *   2024", "2nd quarter 2024"), a season ("spring 2023", "the fall of
  *   2023", "winter 2023-24": the second year), or a year alone ("2024":
- *   four digits that are no part of a longer date, range or number);
+ *   four digits that are no part of a longer date, range, number or
+ *   word);
  *   the full dates are listed too, at day precision;
  * - a number that opens a line of a numbered list ("1. Check…") is list
  *   numbering, not a value, and is dropped;
@@ -933,13 +934,15 @@ read_season (Pass             *pass,
 }
 
 /* "2024": a year alone, four digits from 1000 that are no part of a
- * longer number, date or span of years ("2023-24", "2023-2024"). */
+ * longer number, date or span of years ("2023-24", "2023-2024"), nor
+ * stuck to a word ("FY2024", a fiscal year). */
 static guint
 read_year (Pass             *pass,
            guint             i,
            GrammarMatchDate *date)
 {
-  if ((date->year = year_at (pass, i)) < 1000 || preceded_by_number (pass, i) || is_negative (pass, i))
+  if ((date->year = year_at (pass, i)) < 1000 || preceded_by_number (pass, i) || is_negative (pass, i) ||
+      (i > 0 && gap_is (pass, i - 1, "")) || (raw_at (pass, i + 1) != NULL && gap_is (pass, i, "")))
     return 0;
   date->precision = GRAMMAR_DATE_PRECISION_YEAR;
   return 1;
