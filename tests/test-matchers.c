@@ -205,6 +205,140 @@ test_contains_dates (void)
   check ("contains", "day-first=true\n", day_first, G_N_ELEMENTS (day_first));
 }
 
+/* A full date written at a coarser precision ("June 2024"): accepted
+ * down to date-precision, when the coarser date contains it. */
+#define D615 "[[\"2024-06-15\"]]"
+
+static void
+test_contains_date_precision (void)
+{
+  static const Case day[] = {
+    { D615, "It opened on June 15, 2024.", C, "found “2024-06-15”" },
+    { D615, "It opened in June 2024.", I, "missing “2024-06-15” (only at month precision: “June 2024”)" },
+    { D615, "It opened in Q2 2024.", I, "(only at quarter precision: “Q2 2024”)" },
+    { D615, "It opened in 2024.", I, "(only at year precision: “2024”)" },
+    { D615, "It opened in May 2024.", I, "missing “2024-06-15”" },
+    /* a year alone is still found in a date, as before */
+    { "[[2024]]", "It opened in June 2024.", C, "found “2024”" },
+    /* only a value that is a full date */
+    { "[[\"June 2024\"]]", "It opened in 06/2024.", I, NULL },
+  };
+  static const Case month[] = {
+    { D615, "It opened in June 2024.", C, "found “2024-06-15” at month precision (“June 2024”)" },
+    { D615, "It opened in Jun 2024.", C, "at month precision (“Jun 2024”)" },
+    { D615, "It opened in Jun. 2024.", C, NULL },
+    { D615, "It opened in June of 2024.", C, "(“June of 2024”)" },
+    { D615, "It opened in June, 2024.", C, NULL },
+    { D615, "It opened in 06/2024.", C, "(“06/2024”)" },
+    { D615, "It opened in 6/2024.", C, NULL },
+    { D615, "It opened in 2024-06.", C, "(“2024-06”)" },
+    { D615, "It opened in 2024/06.", C, NULL },
+    { D615, "It opened on June 15, 2024.", C, "found “2024-06-15”" },
+    /* containment */
+    { D615, "It opened in May 2024.", I, "missing “2024-06-15”" },
+    { D615, "It opened in June 2023.", I, NULL },
+    { D615, "It opened in 07/2024.", I, NULL },
+    /* coarser than allowed */
+    { D615, "It opened in Q2 2024.", I, "(only at quarter precision: “Q2 2024”)" },
+    { D615, "It opened in the summer of 2024.", I, "(only at season precision: “summer of 2024”)" },
+    { D615, "It opened in 2024.", I, NULL },
+    /* another day is never a match, nor a span of years, nor a date in a refusal */
+    { D615, "It opened on June 14, 2024.", I, NULL },
+    { D615, "It opened on 2024-06-14.", I, NULL },
+    { "[[\"2005-06-10\"]]", "It won the 2005-06 season.", I, NULL },
+    { D615, "I'm sorry, I could not find the opening date, only June 2024.", I, "refusal: " },
+    { D615, "I could not find the exact day. It opened in June 2024.", C, "at month precision" },
+    /* several values */
+    { "[[\"Acme\", \"2024-06-15\"]]", "Acme opened in June 2024.", C,
+      "found all 2 values, “2024-06-15” at month precision (“June 2024”)" },
+    { "[[\"Acme\", \"2024-06-15\"]]", "Acme opened in July 2024.", I, "missing “2024-06-15” (1 of 2 values found)" },
+  };
+  static const Case quarter[] = {
+    { D615, "It opened in Q2 2024.", C, "found “2024-06-15” at quarter precision (“Q2 2024”)" },
+    { D615, "It opened in Q2, 2024.", C, NULL },
+    { D615, "It opened in Q2 of 2024.", C, NULL },
+    { D615, "It opened in 2024 Q2.", C, "(“2024 Q2”)" },
+    { D615, "It opened in 2024-Q2.", C, "(“2024-Q2”)" },
+    { D615, "It opened in the second quarter of 2024.", C, "(“second quarter of 2024”)" },
+    { D615, "It opened in the 2nd quarter of 2024.", C, "(“2nd quarter of 2024”)" },
+    { D615, "It opened in the fourth-quarter 2024 rush.", I, NULL },
+    { "[[\"2024-11-02\"]]", "It opened in the fourth-quarter 2024 rush.", C, "(“fourth-quarter 2024”)" },
+    { "[[\"2024-01-02\"]]", "It opened in 1st quarter 2024.", C, NULL },
+    { D615, "It opened in June 2024.", C, "at month precision" },
+    /* containment */
+    { D615, "It opened in Q3 2024.", I, "missing “2024-06-15”" },
+    { D615, "It opened in the first quarter of 2024.", I, NULL },
+    { D615, "It opened in Q2 2023.", I, NULL },
+    /* a season is not a quarter, nor a year */
+    { D615, "It opened in the summer of 2024.", I, "(only at season precision: “summer of 2024”)" },
+    { D615, "It opened in 2024.", I, NULL },
+  };
+  static const Case season_north[] = {
+    { D615, "It opened in the summer of 2024.", C, "found “2024-06-15” at season precision (“summer of 2024”)" },
+    { D615, "It opened in Summer 2024.", C, NULL },
+    { D615, "It opened in the spring of 2024.", I, "missing “2024-06-15”" },
+    { D615, "It opened in June 2024.", C, "at month precision" },
+    { D615, "It opened in Q2 2024.", I, "(only at quarter precision: “Q2 2024”)" },
+    { D615, "It opened in 2024.", I, NULL },
+    { "[[\"2023-04-01\"]]", "It opened in spring 2023.", C, NULL },
+    { "[[\"2023-10-05\"]]", "It opened in the fall of 2023.", C, NULL },
+    { "[[\"2023-10-05\"]]", "It opened in autumn 2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It opened in the fall of 2023.", I, NULL },
+    /* winter takes the year of its January: winter 2023 is Dec 2022 to Feb 2023 */
+    { "[[\"2023-01-10\"]]", "It opened in winter 2023.", C, NULL },
+    { "[[\"2022-12-20\"]]", "It opened in winter 2023.", C, NULL },
+    { "[[\"2023-12-20\"]]", "It opened in winter 2023.", I, NULL },
+    { "[[\"2023-01-10\"]]", "It opened in winter 2022.", I, NULL },
+    { "[[\"2023-12-20\"]]", "It opened in winter 2024.", C, NULL },
+    { "[[\"2023-12-20\"]]", "It opened in the winter of 2023-24.", C, "(“winter of 2023-24”)" },
+    { "[[\"2024-02-20\"]]", "It opened in winter 2023/2024.", C, NULL },
+    { "[[\"2024-01-15\"]]", "It opened in summer 2023-24.", I, NULL },
+  };
+  static const Case season_south[] = {
+    { D615, "It opened in winter 2024.", C, "at season precision (“winter 2024”)" },
+    { D615, "It opened in summer 2024.", I, NULL },
+    { "[[\"2023-10-05\"]]", "It opened in spring 2023.", C, NULL },
+    { "[[\"2023-04-01\"]]", "It opened in spring 2023.", I, NULL },
+    { "[[\"2023-04-01\"]]", "It opened in autumn 2023.", C, NULL },
+    /* summer takes the year of its January: summer 2024 is Dec 2023 to Feb 2024 */
+    { "[[\"2024-01-15\"]]", "It opened in summer 2024.", C, NULL },
+    { "[[\"2023-12-15\"]]", "It opened in summer 2024.", C, NULL },
+    { "[[\"2024-12-15\"]]", "It opened in summer 2024.", I, NULL },
+    { "[[\"2024-01-15\"]]", "It opened in summer 2023-24.", C, NULL },
+    { "[[\"2024-01-15\"]]", "It opened in winter 2023-24.", I, NULL },
+  };
+  static const Case year[] = {
+    { D615, "It opened in 2024.", C, "found “2024-06-15” at year precision (“2024”)" },
+    { D615, "It opened in 2023.", I, "missing “2024-06-15”" },
+    { D615, "It opened in June 2024.", C, "at month precision" },
+    { D615, "It opened in Q2 2024.", C, "at quarter precision" },
+    { D615, "It opened in summer 2024.", C, "at season precision" },
+    /* the finest of several */
+    { D615, "It opened in 2024, in June 2024.", C, "at month precision (“June 2024”)" },
+    /* a coarser date that does not contain it says another month */
+    { D615, "It opened in May 2024.", I, NULL },
+    { D615, "It opened in Q3 2024.", I, NULL },
+    { D615, "It opened on June 14, 2024.", I, NULL },
+    /* a span of years, a longer number */
+    { D615, "It opened in the 2023-24 season.", I, NULL },
+    { D615, "It opened in the 2023-2024 season.", I, NULL },
+    { D615, "It scored 2024.5 points.", I, NULL },
+    { D615, "It reported its FY2024 results.", I, NULL },
+    /* a name the query quotes is masked */
+    { D615, "The 2024 Fund opened in 2023.", I, NULL, "When did 'The 2024 Fund' open?" },
+    { D615, "The 2024 Fund opened in 2024.", C, NULL, "When did 'The 2024 Fund' open?" },
+  };
+  check ("contains", NULL, day, G_N_ELEMENTS (day));
+  check ("contains", "date-precision=day\n", day, G_N_ELEMENTS (day));
+  check ("contains", "date-precision=month\n", month, G_N_ELEMENTS (month));
+  check ("contains", "date-precision=month\nday-first=true\n", month, G_N_ELEMENTS (month));
+  check ("contains", "date-precision=quarter\n", quarter, G_N_ELEMENTS (quarter));
+  check ("contains", "date-precision=season\n", season_north, G_N_ELEMENTS (season_north));
+  check ("contains", "date-precision=season\nhemisphere=north\n", season_north, G_N_ELEMENTS (season_north));
+  check ("contains", "date-precision=season\nhemisphere=south\n", season_south, G_N_ELEMENTS (season_south));
+  check ("contains", "date-precision=year\n", year, G_N_ELEMENTS (year));
+}
+
 static void
 test_contains_aliases (void)
 {
@@ -528,6 +662,12 @@ test_config (void)
                        "threshold", NULL);
   assert_config_error ("[matcher]\nplugin=contains\nday-first=maybe\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
                        "day-first", NULL);
+  assert_config_error ("[matcher]\nplugin=contains\ndate-precision=week\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "date-precision", "“week” is not one of: day, month, quarter, season, year");
+  assert_config_error ("[matcher]\nplugin=contains\nhemisphere=east\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "hemisphere", "“east” is not one of: north, south");
+  assert_config_error ("[matcher]\nplugin=exact\ndate-precision=month\n", GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY,
+                       "date-precision", NULL);
   assert_config_error ("[matcher]\nplugin=exact\naliases=missing.txt\n", GRAMMAR_CONFIG_ERROR_INIT,
                        "aliases: ", "missing.txt");
   assert_config_error ("[matcher]\nplugin=contains\naliases=bad-aliases.txt\n", GRAMMAR_CONFIG_ERROR_BAD_VALUE,
@@ -673,6 +813,7 @@ main (int   argc,
   g_test_add_func ("/matchers/contains/basic", test_contains_basic);
   g_test_add_func ("/matchers/contains/numbers", test_contains_numbers);
   g_test_add_func ("/matchers/contains/dates", test_contains_dates);
+  g_test_add_func ("/matchers/contains/date-precision", test_contains_date_precision);
   g_test_add_func ("/matchers/contains/aliases", test_contains_aliases);
   g_test_add_func ("/matchers/contains/word-boundaries", test_contains_word_boundaries);
   g_test_add_func ("/matchers/contains/refusals", test_contains_refusals);

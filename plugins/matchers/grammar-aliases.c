@@ -171,7 +171,7 @@ add_name (GrammarAliases *self,
           guint           set)
 {
   g_autofree char *base = grammar_match_base (name);
-  g_autoptr (GArray) tokens = grammar_match_tokenize (base, FALSE);
+  g_autoptr (GArray) tokens = grammar_match_tokenize (base, FALSE, NULL);
   gboolean exact_case = written_in_capitals (name);
   g_autoptr (GString) key = g_string_new (NULL);
   Phrase *phrase;

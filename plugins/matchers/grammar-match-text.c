@@ -4,6 +4,8 @@
  * replaced (grammar-aliases.c) and, for a response, which tokens lie in
  * a refusal (grammar-refusal.c). Searching compares whole tokens, so a
  * value is found only on word boundaries: "US" is not in "business".
+ * The dates of the text are kept beside its tokens, so that a full date
+ * can also be looked for at a coarser precision ("June 2024").
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,6 +20,7 @@ struct _GrammarMatchText
 {
   char *base;
   GArray *tokens;        /* GrammarMatchToken */
+  GArray *dates;         /* GrammarMatchDate, full and coarser */
   gboolean *refused;     /* per token */
   gboolean *masked;      /* per token: inside a name the query asks about */
   gboolean has_refusal;
@@ -70,7 +73,7 @@ grammar_match_text_new (const char                *text,
   g_autoptr (GArray) tokens = NULL;
 
   self->base = grammar_match_base (text);
-  tokens = grammar_match_tokenize (self->base, options->day_first);
+  tokens = grammar_match_tokenize (self->base, options->day_first, &self->dates);
   self->tokens = options->aliases != NULL ? grammar_aliases_apply (options->aliases, tokens)
                                           : g_array_ref (tokens);
   self->refused = g_new0 (gboolean, self->tokens->len + 1);
@@ -87,6 +90,7 @@ grammar_match_text_free (GrammarMatchText *self)
     return;
   g_free (self->base);
   g_array_unref (self->tokens);
+  g_array_unref (self->dates);
   g_free (self->refused);
   g_free (self->masked);
   g_free (self);
@@ -250,4 +254,107 @@ grammar_match_text_mask (GrammarMatchText *self,
         self->masked[at + k] = TRUE;
       at += n;
     }
+}
+
+/* Whether a token that overlaps @start–@end of the base text is masked,
+ * or refused when @skip_refused. Aliases keep the offsets of what they
+ * replace, so offsets, not positions, tie a date to its tokens. */
+static gboolean
+span_is_excluded (GrammarMatchText *self,
+                  gsize             start,
+                  gsize             end,
+                  gboolean          skip_refused)
+{
+  for (guint i = 0; i < self->tokens->len; i++)
+    {
+      GrammarMatchToken *token = &g_array_index (self->tokens, GrammarMatchToken, i);
+
+      if (token->start < end && token->end > start && (self->masked[i] || (skip_refused && self->refused[i])))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * grammar_match_text_get_full_date:
+ * @self: a value
+ *
+ * Returns: (nullable): the date @self is, when it is a full date and
+ *   nothing else ("2024-06-15", "June 15, 2024", "2024-06-15 00:00:00");
+ *   otherwise %NULL
+ */
+const GrammarMatchDate *
+grammar_match_text_get_full_date (GrammarMatchText *self)
+{
+  const GrammarMatchDate *date;
+
+  if (self->dates->len != 1 || self->tokens->len != 3)
+    return NULL;
+  date = &g_array_index (self->dates, GrammarMatchDate, 0);
+  if (date->precision != GRAMMAR_DATE_PRECISION_DAY)
+    return NULL;
+  for (guint i = 0; i < self->tokens->len; i++)
+    {
+      GrammarMatchToken *token = &g_array_index (self->tokens, GrammarMatchToken, i);
+
+      if (token->start < date->start || token->end > date->end)
+        return NULL;
+    }
+  return date;
+}
+
+/**
+ * grammar_match_text_find_date:
+ * @self: the text searched
+ * @day: a full date
+ * @coarsest: the coarsest precision accepted
+ * @hemisphere: where seasons are named
+ * @skip_refused: also ignore dates that touch a refused token
+ *
+ * Looks for a date of @self written at a coarser precision than a day
+ * that @coarsest accepts (grammar_date_precision_accepts()) and that
+ * contains @day. Dates that touch a masked token are always ignored.
+ * Full dates are never returned: a day is found by its tokens
+ * (grammar_match_text_find()).
+ *
+ * Returns: (nullable): the finest such date (the first of them), or
+ *   %NULL
+ */
+const GrammarMatchDate *
+grammar_match_text_find_date (GrammarMatchText       *self,
+                              const GrammarMatchDate *day,
+                              GrammarDatePrecision    coarsest,
+                              GrammarHemisphere       hemisphere,
+                              gboolean                skip_refused)
+{
+  const GrammarMatchDate *best = NULL;
+
+  for (guint i = 0; i < self->dates->len; i++)
+    {
+      const GrammarMatchDate *date = &g_array_index (self->dates, GrammarMatchDate, i);
+
+      if (date->precision == GRAMMAR_DATE_PRECISION_DAY ||
+          !grammar_date_precision_accepts (coarsest, date->precision) ||
+          (best != NULL && best->precision <= date->precision) ||
+          !grammar_match_date_contains (date, day, hemisphere) ||
+          span_is_excluded (self, date->start, date->end, skip_refused))
+        continue;
+      best = date;
+    }
+  return best;
+}
+
+/**
+ * grammar_match_text_dup_date_text:
+ * @self: a text
+ * @date: one of its dates
+ *
+ * Returns: (transfer full): how @date is written in @self (without
+ *   diacritics, like every base text)
+ */
+char *
+grammar_match_text_dup_date_text (GrammarMatchText       *self,
+                                  const GrammarMatchDate *date)
+{
+  return g_strndup (self->base + date->start, date->end - date->start);
 }

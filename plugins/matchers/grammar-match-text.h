@@ -7,6 +7,7 @@
 #include <grammar.h>
 
 #include "grammar-aliases.h"
+#include "grammar-match-date.h"
 #include "grammar-refusal.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,14 @@ void              grammar_match_text_mask        (GrammarMatchText        *self,
 gboolean          grammar_match_text_equal_at    (GrammarMatchText        *self,
                                                   guint                    at,
                                                   GrammarMatchText        *other);
+const GrammarMatchDate *grammar_match_text_get_full_date (GrammarMatchText *self);
+const GrammarMatchDate *grammar_match_text_find_date   (GrammarMatchText       *self,
+                                                        const GrammarMatchDate *day,
+                                                        GrammarDatePrecision    coarsest,
+                                                        GrammarHemisphere       hemisphere,
+                                                        gboolean                skip_refused);
+char             *grammar_match_text_dup_date_text (GrammarMatchText       *self,
+                                                    const GrammarMatchDate *date);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarMatchText, grammar_match_text_free)
 

@@ -21,6 +21,16 @@
  *   "2023/04/01", "April 1, 2023", "Apr. 1st 2023", "1 April 2023",
  *   "1st of April, 2023", and "01/04/2023" (day first when @day_first,
  *   else month first; when only one reading is a valid date, that one);
+ * - dates at a coarser precision keep their ordinary tokens ("June 2024"
+ *   is "june" "2024") and are listed beside them (GrammarMatchDate):
+ *   a month ("June 2024", "Jun. 2024", "June of 2024", "2024-06",
+ *   "06/2024", "6/2024"; not "2005-06", a span of years), a quarter
+ *   ("Q2 2024", "Q2 of 2024", "2024 Q2", "2024-Q2", "second quarter of
+ *   2024", "2nd quarter 2024"), a season ("spring 2023", "the fall of
+ *   2023", "winter 2023-24": the second year), or a year alone ("2024":
+ *   four digits that are no part of a longer date, range, number or
+ *   word);
+ *   the full dates are listed too, at day precision;
  * - a number that opens a line of a numbered list ("1. Check…") is list
  *   numbering, not a value, and is dropped;
  * - words are case-folded and lightly stemmed (plural -s/-es/-ies, -ing
@@ -292,6 +302,7 @@ typedef struct
   const char *base;
   GArray *raw;       /* RawToken */
   GArray *tokens;    /* GrammarMatchToken, the output */
+  GArray *dates;     /* GrammarMatchDate, the output */
   gboolean day_first;
 } Pass;
 
@@ -547,22 +558,21 @@ static guint
 try_date (Pass *pass,
           guint i)
 {
-  int year = 0, month = 0, day = 0;
+  GrammarMatchDate date = { GRAMMAR_DATE_PRECISION_DAY };
   guint used;
 
-  used = read_numeric_date (pass, i, &year, &month, &day);
+  used = read_numeric_date (pass, i, &date.year, &date.month, &date.day);
   if (used == 0)
-    used = read_word_date (pass, i, &year, &month, &day);
+    used = read_word_date (pass, i, &date.year, &date.month, &date.day);
   if (used == 0)
     return 0;
 
-  {
-    gsize start = raw_at (pass, i)->start, end = raw_at (pass, i + used - 1)->end;
-
-    emit_number (pass, year, start, end);
-    emit_number (pass, month, start, end);
-    emit_number (pass, day, start, end);
-  }
+  date.start = raw_at (pass, i)->start;
+  date.end = raw_at (pass, i + used - 1)->end;
+  emit_number (pass, date.year, date.start, date.end);
+  emit_number (pass, date.month, date.start, date.end);
+  emit_number (pass, date.day, date.start, date.end);
+  g_array_append_val (pass->dates, date);
   return used;
 }
 
@@ -723,6 +733,271 @@ emit_word (Pass     *pass,
   g_string_free (word, TRUE);
 }
 
+/* ---- dates at a coarser precision ---- */
+
+/* Raw token @k and the next one are joined by a loose gap or a dash:
+ * "Q2 2024", "Q2, 2024", "2024-Q2", "fourth-quarter". */
+static gboolean
+gap_joins (Pass  *pass,
+           guint  k)
+{
+  return gap_is_loose (pass, k) || gap_is (pass, k, "-");
+}
+
+static gboolean
+is_number_separator (Pass  *pass,
+                     guint  k)
+{
+  return gap_is (pass, k, "-") || gap_is (pass, k, "/") || gap_is (pass, k, ".");
+}
+
+/* Raw token @k goes on into another number: "2024-06-15", "2024.5". */
+static gboolean
+followed_by_number (Pass  *pass,
+                    guint  k)
+{
+  RawToken *next = raw_at (pass, k + 1);
+
+  return next != NULL && next->digits && is_number_separator (pass, k);
+}
+
+static gboolean
+preceded_by_number (Pass  *pass,
+                    guint  k)
+{
+  return k > 0 && raw_at (pass, k - 1)->digits && is_number_separator (pass, k - 1);
+}
+
+/* The year that closes a coarse date: four digits that do not go on. */
+static int
+year_at (Pass  *pass,
+         guint  k)
+{
+  return followed_by_number (pass, k) ? 0 : year_of (raw_at (pass, k));
+}
+
+/* "2005-06", "2023/24", "2023-2024": @year, then a dash or a slash and
+ * the next year in two or four digits, a span of years. */
+static gboolean
+is_year_span (int       year,
+              RawToken *next)
+{
+  gsize length = strlen (next->text);
+  int value = atoi (next->text);
+
+  return next->digits && ((length == 2 && value == (year + 1) % 100) || (length == 4 && value == year + 1));
+}
+
+/* The raw token that comes after @k across a joining gap and an
+ * optional "of" ("June of 2024"), or 0 when none does. */
+static guint
+after_of (Pass  *pass,
+          guint  k)
+{
+  RawToken *next = raw_at (pass, k + 1);
+
+  if (next == NULL || !gap_joins (pass, k))
+    return 0;
+  if (g_str_equal (next->folded, "of") && raw_at (pass, k + 2) != NULL && gap_joins (pass, k + 1))
+    return k + 2;
+  return k + 1;
+}
+
+/* "Q2": a "q" and one digit from 1 to 4 stuck to it; 0 otherwise. */
+static int
+quarter_at (Pass  *pass,
+            guint  k)
+{
+  RawToken *q = raw_at (pass, k), *digit = raw_at (pass, k + 1);
+
+  if (q == NULL || digit == NULL || !g_str_equal (q->folded, "q") || !gap_is (pass, k, "") ||
+      !digit->digits || strlen (digit->text) != 1 || digit->text[0] < '1' || digit->text[0] > '4')
+    return 0;
+  return digit->text[0] - '0';
+}
+
+/* "second", "2nd": the number of a quarter; 0 otherwise. */
+static int
+quarter_ordinal (RawToken *token)
+{
+  static const char * const words[] = { "first", "second", "third", "fourth" };
+  int value;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (words); i++)
+    if (g_str_equal (token->folded, words[i]))
+      return (int) i + 1;
+  value = token->ordinal ? atoi (token->text) : 0;
+  return value >= 1 && value <= 4 ? value : 0;
+}
+
+static int
+season_of (const char *folded)
+{
+  static const struct { const char *name; GrammarSeason season; } seasons[] = {
+    { "spring", GRAMMAR_SEASON_SPRING }, { "summer", GRAMMAR_SEASON_SUMMER },
+    { "autumn", GRAMMAR_SEASON_AUTUMN }, { "fall", GRAMMAR_SEASON_AUTUMN }, { "winter", GRAMMAR_SEASON_WINTER },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (seasons); i++)
+    if (g_str_equal (folded, seasons[i].name))
+      return (int) seasons[i].season;
+  return -1;
+}
+
+/* "2024-06", "2024/06", "06/2024", "6/2024": two numbers that are no
+ * part of a longer chain, nor a span of years ("2005-06"). */
+static guint
+read_numeric_month (Pass             *pass,
+                    guint             i,
+                    GrammarMatchDate *date)
+{
+  RawToken *a = raw_at (pass, i), *b = raw_at (pass, i + 1);
+  gsize la, lb;
+
+  if (b == NULL || !a->digits || !b->digits || preceded_by_number (pass, i) || followed_by_number (pass, i + 1))
+    return 0;
+  la = strlen (a->text), lb = strlen (b->text);
+  if (la == 4 && lb <= 2 && (gap_is (pass, i, "-") || gap_is (pass, i, "/")) && !is_year_span (atoi (a->text), b))
+    date->year = atoi (a->text), date->month = atoi (b->text);
+  else if (la <= 2 && lb == 4 && gap_is (pass, i, "/"))
+    date->month = atoi (a->text), date->year = atoi (b->text);
+  else
+    return 0;
+  date->precision = GRAMMAR_DATE_PRECISION_MONTH;
+  return date->year >= 1 && date->month >= 1 && date->month <= 12 ? 2 : 0;
+}
+
+/* "June 2024", "Jun. 2024", "June of 2024". */
+static guint
+read_word_month (Pass             *pass,
+                 guint             i,
+                 GrammarMatchDate *date)
+{
+  guint k;
+
+  if ((date->month = month_of (raw_at (pass, i)->folded)) == 0 || (k = after_of (pass, i)) == 0 ||
+      (date->year = year_at (pass, k)) == 0)
+    return 0;
+  date->precision = GRAMMAR_DATE_PRECISION_MONTH;
+  return k + 1 - i;
+}
+
+/* "Q2 2024", "Q2 of 2024", "2024 Q2", "2024-Q2", "second quarter of
+ * 2024", "2nd quarter 2024". */
+static guint
+read_quarter (Pass             *pass,
+              guint             i,
+              GrammarMatchDate *date)
+{
+  RawToken *next = raw_at (pass, i + 1);
+  guint k = 0;
+
+  date->precision = GRAMMAR_DATE_PRECISION_QUARTER;
+  if ((date->year = year_at (pass, i)) != 0 && !preceded_by_number (pass, i) && gap_joins (pass, i) &&
+      (date->quarter = quarter_at (pass, i + 1)) != 0)
+    return 3;
+  if ((date->quarter = quarter_at (pass, i)) != 0)
+    k = after_of (pass, i + 1);
+  else if ((date->quarter = quarter_ordinal (raw_at (pass, i))) != 0 && next != NULL &&
+           g_str_equal (next->folded, "quarter") && gap_joins (pass, i))
+    k = after_of (pass, i + 1);
+  if (k == 0 || (date->year = year_at (pass, k)) == 0)
+    return 0;
+  return k + 1 - i;
+}
+
+/* "spring 2023", "the summer of 2023", "winter 2023-24" (the winter
+ * that ends in 2024: a span of years gives the second one, and only to
+ * the seasons that run across the new year). */
+static guint
+read_season (Pass             *pass,
+             guint             i,
+             GrammarMatchDate *date)
+{
+  int season = season_of (raw_at (pass, i)->folded);
+  guint k;
+
+  if (season < 0 || (k = after_of (pass, i)) == 0 || (date->year = year_of (raw_at (pass, k))) == 0)
+    return 0;
+  date->precision = GRAMMAR_DATE_PRECISION_SEASON;
+  date->season = (GrammarSeason) season;
+  if (!followed_by_number (pass, k))
+    return k + 1 - i;
+  /* Which season runs across the new year depends on the hemisphere,
+   * the matcher's setting: grammar_match_date_contains() checks it. */
+  if (!(gap_is (pass, k, "-") || gap_is (pass, k, "/")) || !is_year_span (date->year, raw_at (pass, k + 1)) ||
+      followed_by_number (pass, k + 1))
+    return 0;
+  date->year++;
+  date->across_years = TRUE;
+  return k + 2 - i;
+}
+
+/* "2024": a year alone, four digits from 1000 that are no part of a
+ * longer number, date or span of years ("2023-24", "2023-2024"), nor
+ * stuck to a word ("FY2024", a fiscal year). */
+static guint
+read_year (Pass             *pass,
+           guint             i,
+           GrammarMatchDate *date)
+{
+  if ((date->year = year_at (pass, i)) < 1000 || preceded_by_number (pass, i) || is_negative (pass, i) ||
+      (i > 0 && gap_is (pass, i - 1, "")) || (raw_at (pass, i + 1) != NULL && gap_is (pass, i, "")))
+    return 0;
+  date->precision = GRAMMAR_DATE_PRECISION_YEAR;
+  return 1;
+}
+
+/* A token that is no date: a number, an ordinal, number words or a word. */
+static guint
+read_plain (Pass  *pass,
+            guint  i)
+{
+  RawToken *token = raw_at (pass, i);
+  guint used;
+
+  if (token->digits)
+    return read_number (pass, i);
+  if (token->ordinal)
+    {
+      emit_number (pass, g_ascii_strtoll (token->text, NULL, 10), token->start, token->end);
+      return 1;
+    }
+  if ((used = try_number_words (pass, i)) > 0)
+    return used;
+  emit_word (pass, token);
+  return 1;
+}
+
+/* A date coarser than a day: its raw tokens give their ordinary tokens
+ * and the date is listed beside them. */
+static guint
+try_coarse_date (Pass *pass,
+                 guint i)
+{
+  GrammarMatchDate date = { 0 };
+  guint span, k;
+
+  span = read_numeric_month (pass, i, &date);
+  if (span == 0)
+    span = read_word_month (pass, i, &date);
+  if (span == 0)
+    span = read_quarter (pass, i, &date);
+  if (span == 0)
+    span = read_season (pass, i, &date);
+  if (span == 0)
+    span = read_year (pass, i, &date);
+  if (span == 0)
+    return 0;
+
+  date.start = raw_at (pass, i)->start;
+  date.end = raw_at (pass, i + span - 1)->end;
+  for (k = i; k < i + span; )
+    k += read_plain (pass, k);
+  g_array_append_val (pass->dates, date);
+  return k - i;
+}
+
 void
 grammar_match_token_clear (GrammarMatchToken *token)
 {
@@ -748,41 +1023,39 @@ grammar_match_tokens_new (void)
  * grammar_match_tokenize:
  * @base: a base text, from grammar_match_base()
  * @day_first: read "01/04/2023" as 1 April rather than 4 January
+ * @dates: (out) (optional) (element-type GrammarMatchDate): the dates
+ *   of @base, in order: its full dates and its dates at a coarser
+ *   precision
  *
  * Returns: (transfer full): the tokens of @base, in order
  */
 GArray *
-grammar_match_tokenize (const char *base,
-                        gboolean    day_first)
+grammar_match_tokenize (const char  *base,
+                        gboolean     day_first,
+                        GArray     **dates)
 {
-  Pass pass = { base, raw_tokenize (base), grammar_match_tokens_new (), day_first };
+  Pass pass = { base, raw_tokenize (base), grammar_match_tokens_new (),
+                g_array_new (FALSE, TRUE, sizeof (GrammarMatchDate)), day_first };
   guint i = 0;
 
   while (i < pass.raw->len)
     {
-      RawToken *token = raw_at (&pass, i);
       guint used;
 
       if (is_list_number (&pass, i))
         used = 1;
       else if ((used = try_date (&pass, i)) > 0)
         ;
-      else if (token->digits)
-        used = read_number (&pass, i);
-      else if (token->ordinal)
-        {
-          emit_number (&pass, g_ascii_strtoll (token->text, NULL, 10), token->start, token->end);
-          used = 1;
-        }
-      else if ((used = try_number_words (&pass, i)) > 0)
+      else if ((used = try_coarse_date (&pass, i)) > 0)
         ;
       else
-        {
-          emit_word (&pass, token);
-          used = 1;
-        }
+        used = read_plain (&pass, i);
       i += used;
     }
   g_array_unref (pass.raw);
+  if (dates != NULL)
+    *dates = pass.dates;
+  else
+    g_array_unref (pass.dates);
   return pass.tokens;
 }

@@ -6,6 +6,8 @@
 
 #include <grammar.h>
 
+#include "grammar-match-date.h"
+
 G_BEGIN_DECLS
 
 /* What a token was in the text it came from. */
@@ -24,8 +26,9 @@ typedef struct
 } GrammarMatchToken;
 
 char   *grammar_match_base       (const char *text);
-GArray *grammar_match_tokenize   (const char *base,
-                                  gboolean    day_first);
+GArray *grammar_match_tokenize   (const char  *base,
+                                  gboolean     day_first,
+                                  GArray     **dates);
 GArray *grammar_match_tokens_new (void);
 void    grammar_match_token_clear (GrammarMatchToken *token);
 

@@ -6,6 +6,7 @@
 #include "grammar-exact-matcher.h"
 #include "grammar-f1-matcher.h"
 #include "grammar-llm-judge-matcher.h"
+#include "grammar-match-date.h"
 #include "grammar-text-matcher.h"
 
 /* GIO finds these three by name when it loads the module. */
@@ -13,7 +14,9 @@
 G_MODULE_EXPORT void
 g_io_module_load (GIOModule *module)
 {
-  /* The abstract base first: the three deterministic matchers derive from it. */
+  /* The types of properties, then the abstract base: the three
+   * deterministic matchers derive from it. */
+  grammar_match_date_register (G_TYPE_MODULE (module));
   grammar_text_matcher_register (G_TYPE_MODULE (module));
   grammar_exact_matcher_register (G_TYPE_MODULE (module));
   grammar_contains_matcher_register (G_TYPE_MODULE (module));
