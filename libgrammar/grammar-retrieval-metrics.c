@@ -67,6 +67,8 @@ struct _GrammarRetrievalMetrics
   GArray *cutoffs;            /* guint; 0 = what was retrieved */
 
   GPtrArray *evaluations;     /* GrammarEvaluation */
+  GrammarGraded *table;       /* every record's figures, built once; NULL when stale */
+  GPtrArray *names;           /* the figure names the table points to */
   guint64 records;
   guint64 no_true_documents;
   guint64 no_retrieval;
@@ -211,17 +213,21 @@ cutoff_name (guint cutoff)
   return cutoff > 0 ? g_strdup_printf ("%u", cutoff) : g_strdup ("retrieved");
 }
 
-/* The table of every record of the evaluations; the names live in @names. */
+/* The table of every record of the evaluations, measured once: the
+ * figures of to_json() and of compare() come from the same table. */
 static GrammarGraded *
-build_table (GrammarRetrievalMetrics *self,
-             GPtrArray               *names)
+ensure_table (GrammarRetrievalMetrics *self)
 {
   static const char * const per_cutoff[N_PER_CUTOFF] = { "hit", "precision", "recall", "mrr", "ndcg" };
   guint n = n_figures (self);
   g_autofree GrammarGradedFigure *figures = g_new0 (GrammarGradedFigure, n);
   g_autofree double *values = g_new (double, n);
+  GPtrArray *names;
   GrammarGraded *table;
 
+  if (self->table != NULL)
+    return self->table;
+  names = self->names = g_ptr_array_new_with_free_func (g_free);
   for (guint c = 0; c < self->cutoffs->len; c++)
     {
       g_autofree char *k = cutoff_name (g_array_index (self->cutoffs, guint, c));
@@ -268,7 +274,15 @@ build_table (GrammarRetrievalMetrics *self,
                               group_id, group != NULL ? grammar_evaluation_tag_name (group->tag) : NULL, values);
         }
     }
+  self->table = table;
   return table;
+}
+
+static void
+invalidate_table (GrammarRetrievalMetrics *self)
+{
+  g_clear_pointer (&self->table, grammar_graded_free);
+  g_clear_pointer (&self->names, g_ptr_array_unref);
 }
 
 /**
@@ -291,6 +305,7 @@ grammar_retrieval_metrics_set_cutoffs (GrammarRetrievalMetrics *self,
   g_return_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (self));
   g_return_if_fail (cutoffs != NULL || n_cutoffs == 0);
 
+  invalidate_table (self);
   g_array_set_size (self->cutoffs, 0);
   for (gsize i = 0; i < n_cutoffs; i++)
     {
@@ -322,6 +337,7 @@ grammar_retrieval_metrics_add_evaluation (GrammarRetrievalMetrics *self,
   g_return_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (self));
   g_return_if_fail (GRAMMAR_IS_EVALUATION (evaluation));
 
+  invalidate_table (self);
   g_ptr_array_add (self->evaluations, g_object_ref (evaluation));
   records = grammar_evaluation_get_records (evaluation);
   for (guint i = 0; i < records->len; i++)
@@ -386,12 +402,11 @@ JsonNode *
 grammar_retrieval_metrics_to_json (GrammarRetrievalMetrics *self)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GrammarGraded) table = NULL;
+  GrammarGraded *table;
 
   g_return_val_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (self), NULL);
 
-  table = build_table (self, names);
+  table = ensure_table (self);
   json_builder_begin_object (builder);
   add_cutoffs (self, builder);
   grammar_json_add_int (builder, "records", self->records);
@@ -426,20 +441,14 @@ grammar_retrieval_metrics_compare (GrammarRetrievalMetrics *self,
                                    double                   alpha)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) other_names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GrammarGraded) a = NULL;
-  g_autoptr (GrammarGraded) b = NULL;
 
   g_return_val_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (self), NULL);
   g_return_val_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (other), NULL);
   g_return_val_if_fail (self->cutoffs->len == other->cutoffs->len, NULL);
 
-  a = build_table (self, names);
-  b = build_table (other, other_names);
   json_builder_begin_object (builder);
   add_cutoffs (self, builder);
-  grammar_graded_build_paired (a, NULL, b, NULL, alpha, builder);
+  grammar_graded_build_paired (ensure_table (self), NULL, ensure_table (other), NULL, alpha, builder);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -451,6 +460,7 @@ grammar_retrieval_metrics_finalize (GObject *object)
 {
   GrammarRetrievalMetrics *self = GRAMMAR_RETRIEVAL_METRICS (object);
 
+  invalidate_table (self);
   g_array_unref (self->cutoffs);
   g_ptr_array_unref (self->evaluations);
   G_OBJECT_CLASS (grammar_retrieval_metrics_parent_class)->finalize (object);
@@ -486,6 +496,7 @@ grammar_retrieval_metrics_set_property (GObject      *object,
     case PROP_RESAMPLES: self->resamples = g_value_get_uint (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+  invalidate_table (self);
 }
 
 static void
