@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "grammar-database.h"
+#include "grammar-database-private.h"
 #include "grammar-error.h"
 
 /**
@@ -44,6 +44,43 @@ grammar_database_real_quote_identifier (GrammarDatabase *self,
     }
   g_string_append_c (quoted, '"');
   return g_string_free (quoted, FALSE);
+}
+
+char *
+grammar_database_sqlite_sql_form (GrammarSqlForm  form,
+                                  const char     *expression)
+{
+  switch (form)
+    {
+    case GRAMMAR_SQL_FORM_TEXT_LENGTH:
+      return g_strdup_printf ("LENGTH(%s)", expression);
+    case GRAMMAR_SQL_FORM_BINARY:
+    default:
+      return g_strdup_printf ("%s COLLATE BINARY", expression);
+    }
+}
+
+char *
+grammar_database_column_sql_form (GrammarDatabase *database,
+                                  GrammarSqlForm   form,
+                                  GrammarTable    *table,
+                                  const char      *column)
+{
+  g_autofree char *quoted = grammar_database_quote_identifier (database, column);
+  GrammarColumn *info = table != NULL ? grammar_table_get_column (table, column) : NULL;
+
+  return grammar_database_sql_form (database, form, quoted,
+                                    info != NULL ? grammar_column_get_declared_type (info) : NULL);
+}
+
+/* SQLite's own spelling: the sqlite plugin needs no sql_form. */
+static char *
+grammar_database_real_sql_form (GrammarDatabase *self,
+                                GrammarSqlForm   form,
+                                const char      *expression,
+                                const char      *declared_type)
+{
+  return grammar_database_sqlite_sql_form (form, expression);
 }
 
 static GrammarResult *
@@ -197,6 +234,7 @@ grammar_database_default_init (GrammarDatabaseInterface *iface)
   iface->check_query = grammar_database_real_check_query;
   iface->quote_identifier = grammar_database_real_quote_identifier;
   iface->distinct_values = grammar_database_real_distinct_values;
+  iface->sql_form = grammar_database_real_sql_form;
   iface->get_schema_async = grammar_database_real_get_schema_async;
   iface->get_schema_finish = grammar_database_real_get_schema_finish;
   iface->query_async = grammar_database_real_query_async;
@@ -401,6 +439,33 @@ grammar_database_quote_identifier (GrammarDatabase *self,
   g_return_val_if_fail (identifier != NULL, NULL);
 
   return GRAMMAR_DATABASE_GET_IFACE (self)->quote_identifier (self, identifier);
+}
+
+/**
+ * grammar_database_sql_form:
+ * @self: a #GrammarDatabase
+ * @form: which expression
+ * @expression: the SQL expression it applies to, e.g. a quoted column name
+ * @declared_type: (nullable): the declared type of @expression's column, as
+ *   grammar_database_get_schema() reports it
+ *
+ * Writes an expression the library puts into its own statements in the
+ * database's dialect: SQLite's `x COLLATE BINARY` is `x COLLATE "C"` on
+ * PostgreSQL, for instance, and only for text. Plugins for SQLite need
+ * not implement it.
+ *
+ * Returns: (transfer full): the expression
+ */
+char *
+grammar_database_sql_form (GrammarDatabase *self,
+                           GrammarSqlForm   form,
+                           const char      *expression,
+                           const char      *declared_type)
+{
+  g_return_val_if_fail (GRAMMAR_IS_DATABASE (self), NULL);
+  g_return_val_if_fail (expression != NULL, NULL);
+
+  return GRAMMAR_DATABASE_GET_IFACE (self)->sql_form (self, form, expression, declared_type);
 }
 
 /**

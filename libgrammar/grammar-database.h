@@ -23,6 +23,25 @@ G_BEGIN_DECLS
  */
 #define GRAMMAR_DATABASE_EXTENSION_POINT_NAME "grammar-database"
 
+/**
+ * GrammarSqlForm:
+ * @GRAMMAR_SQL_FORM_BINARY: the value of an expression, compared, made
+ *   distinct and sorted as SQLite's `BINARY` collation does: text by its
+ *   UTF-8 bytes, with no case folding and no padding; numbers and dates
+ *   by value
+ * @GRAMMAR_SQL_FORM_TEXT_LENGTH: the number of characters of an
+ *   expression's value written as text (SQLite's `LENGTH()`), for a
+ *   column of any type
+ *
+ * Expressions the library writes into its own statements, which each
+ * SQL dialect spells its way (grammar_database_sql_form()).
+ */
+typedef enum
+{
+  GRAMMAR_SQL_FORM_BINARY,
+  GRAMMAR_SQL_FORM_TEXT_LENGTH,
+} GrammarSqlForm;
+
 #define GRAMMAR_TYPE_DATABASE (grammar_database_get_type ())
 G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObject)
 
@@ -38,6 +57,7 @@ G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObje
  * @query_async: starts a query whose rows are read into a #GrammarResult (default: @query_cursor in a worker thread)
  * @query_finish: finishes @query_async
  * @check_query: compiles a statement without running it, with the same refusals as @query_cursor, and counts its parameters (default: fails with %GRAMMAR_ERROR_NOT_SUPPORTED)
+ * @sql_form: writes one of the library's expressions in the dialect (default: SQLite's)
  *
  * The virtual functions of a database plugin. Implementations refuse
  * anything but a single read-only statement, and never build SQL by
@@ -83,9 +103,13 @@ struct _GrammarDatabaseInterface
                                         const char           *sql,
                                         guint                *n_parameters,
                                         GError              **error);
+  char *          (*sql_form)          (GrammarDatabase      *self,
+                                        GrammarSqlForm        form,
+                                        const char           *expression,
+                                        const char           *declared_type);
 
   /*< private >*/
-  gpointer padding[7];
+  gpointer padding[6];
 };
 
 GrammarSchema *grammar_database_get_schema        (GrammarDatabase      *self,
@@ -123,6 +147,10 @@ gboolean       grammar_database_check_query       (GrammarDatabase      *self,
                                                    const char           *sql,
                                                    guint                *n_parameters,
                                                    GError              **error);
+char          *grammar_database_sql_form          (GrammarDatabase      *self,
+                                                   GrammarSqlForm        form,
+                                                   const char           *expression,
+                                                   const char           *declared_type);
 GrammarResult *grammar_database_distinct_values   (GrammarDatabase      *self,
                                                    const char           *table,
                                                    const char           *column,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 #include "grammar-document-generator-private.h"
+#include "grammar-database-private.h"
 #include "grammar-configurable.h"
 #include "grammar-document-generator.h"
 #include "grammar-error.h"
@@ -79,6 +80,26 @@ join_columns (GrammarDatabase *database,
   return g_string_free (out, FALSE);
 }
 
+/* The ORDER BY of @columns: text by its bytes on every backend, so that
+ * documents come in the same order from each. */
+static char *
+order_columns (GrammarDatabase *database,
+               TableInfo       *info,
+               const guint     *columns,
+               guint            n)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *form = grammar_database_column_sql_form (database, GRAMMAR_SQL_FORM_BINARY, info->table,
+                                                                info->columns[columns[i]]);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? ", " : "", form);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static guint *
 all_columns (TableInfo *info)
 {
@@ -98,8 +119,8 @@ table_info_make_sql (TableInfo       *info,
   g_autofree guint *every = all_columns (info);
   g_autofree char *quoted = grammar_database_quote_identifier (database, info->name);
   g_autofree char *list = join_columns (database, info, every, info->n_columns, ", ", FALSE);
-  g_autofree char *order = info->n_key > 0 ? join_columns (database, info, info->key, info->n_key, ", ", FALSE)
-                                           : g_strdup (list);
+  g_autofree char *order = info->n_key > 0 ? order_columns (database, info, info->key, info->n_key)
+                                           : order_columns (database, info, every, info->n_columns);
 
   info->rows_sql = g_strdup_printf ("SELECT %s FROM %s ORDER BY %s", list, quoted, order);
 }

@@ -242,6 +242,7 @@ struct _Plan
   guint n_placeholders;
   GPtrArray *styles;       /* of StyleTexts */
   guint64 *counts;         /* distinct non-NULL values of each placeholder */
+  GStrv distinct_queries;  /* of each placeholder: its distinct non-NULL values in binary order */
   guint64 product;         /* their product, saturated at G_MAXUINT64 */
   char *set_based_query;   /* NULL to run per binding */
   gboolean ordered;        /* FALSE: each row of the query is a binding of its own */
@@ -381,7 +382,7 @@ void grammar_qa_collect_doc_ids (Run *run, Plan *plan, GrammarCursor *cursor, gu
 G_GNUC_INTERNAL
 char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, DocPlan *docs, GError **error);
 G_GNUC_INTERNAL
-char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, gboolean *ordered, DocPlan *docs, GError **error);
+char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, gboolean *ordered, DocPlan *docs, GError **error);
 G_GNUC_INTERNAL
 void grammar_qa_from_clause_clear (FromClause *from);
 G_GNUC_INTERNAL

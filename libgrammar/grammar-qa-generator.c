@@ -10,6 +10,7 @@
 
 #include "grammar-qa-run-private.h"
 #include "grammar-qa-generator-private.h"
+#include "grammar-database-private.h"
 #include "grammar-document.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
@@ -557,8 +558,27 @@ count_styles_texts (GPtrArray *styles,
   return n;
 }
 
+/* The placeholder's column in the binary form of the database's
+ * dialect: counted, listed and ordered the way SQLite's BINARY
+ * collation does on every backend. */
+static char *
+placeholder_form (GrammarQaGenerator *self,
+                  GrammarSchema      *schema,
+                  GrammarSqlTemplate *sql_template,
+                  guint               placeholder,
+                  char              **quoted_table)
+{
+  const char *table_name = grammar_sql_template_get_placeholder_table (sql_template, placeholder);
+  const char *column_name = grammar_sql_template_get_placeholder_column (sql_template, placeholder);
+
+  *quoted_table = grammar_database_quote_identifier (self->database, table_name);
+  return grammar_database_column_sql_form (self->database, GRAMMAR_SQL_FORM_BINARY,
+                                           grammar_schema_get_table (schema, table_name), column_name);
+}
+
 static gboolean
 count_distinct (GrammarQaGenerator  *self,
+                GrammarSchema       *schema,
                 Plan                *plan,
                 guint                placeholder,
                 GCancellable        *cancellable,
@@ -567,9 +587,9 @@ count_distinct (GrammarQaGenerator  *self,
   GrammarSqlTemplate *sql_template = plan->sql_template;
   const char *table_name = grammar_sql_template_get_placeholder_table (sql_template, placeholder);
   const char *column_name = grammar_sql_template_get_placeholder_column (sql_template, placeholder);
-  g_autofree char *table = grammar_database_quote_identifier (self->database, table_name);
-  g_autofree char *column = grammar_database_quote_identifier (self->database, column_name);
-  g_autofree char *sql = g_strdup_printf ("SELECT count(DISTINCT %s) FROM %s", column, table);
+  g_autofree char *table = NULL;
+  g_autofree char *form = placeholder_form (self, schema, sql_template, placeholder, &table);
+  g_autofree char *sql = g_strdup_printf ("SELECT count(DISTINCT %s) FROM %s", form, table);
   g_autoptr (GrammarResult) result = NULL;
   GVariant *count;
 
@@ -629,11 +649,19 @@ plan_template (GrammarQaGenerator  *self,
   plan->n_placeholders = grammar_sql_template_get_n_placeholders (sql_template);
   plan->styles = styles;
   plan->counts = g_new0 (guint64, MAX (plan->n_placeholders, 1));
+  plan->distinct_queries = g_new0 (char *, plan->n_placeholders + 1);
   plan->product = 1;
 
   for (guint p = 0; p < plan->n_placeholders; p++)
     {
-      if (!count_distinct (self, plan, p, cancellable, error))
+      g_autofree char *table = NULL;
+      g_autofree char *form = placeholder_form (self, schema, sql_template, p, &table);
+      g_autofree char *column = grammar_database_quote_identifier (self->database,
+        grammar_sql_template_get_placeholder_column (sql_template, p));
+
+      plan->distinct_queries[p] = g_strdup_printf ("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1",
+                                                   form, table, column);
+      if (!count_distinct (self, schema, plan, p, cancellable, error))
         {
           grammar_qa_plan_free (plan);
           return NULL;
@@ -645,7 +673,7 @@ plan_template (GrammarQaGenerator  *self,
     }
 
   if (self->set_based)
-    plan->set_based_query = grammar_qa_plan_set_based (sql_template, schema, &plan->ordered,
+    plan->set_based_query = grammar_qa_plan_set_based (sql_template, schema, self->database, &plan->ordered,
                                             self->doc_tables != NULL ? &docs : NULL, &refusal);
   if (plan->set_based_query != NULL)
     {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "grammar-qa-generator-private.h"
+#include "grammar-database-private.h"
 #include "grammar-document.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
@@ -706,6 +707,41 @@ select_list_is_plain (Scan        *scan,
 /* @extra: columns appended to the select list (", a.b, …"), or %NULL;
  * @drop_distinct: leave out the DISTINCT of the select list (the rows
  * are then made distinct by the reader). */
+/* A key as the query selects it: in the binary form of @database's
+ * dialect (SQLite's when there is none), so that equal keys come
+ * together and sort the same way on every backend. */
+static char *
+range_dup (Scan  *scan,
+           Range  range)
+{
+  GString *out = g_string_new (NULL);
+
+  append_range (out, scan, range);
+  return g_string_free (out, FALSE);
+}
+
+static char *
+key_form (Scan                *scan,
+          Range                key,
+          GrammarDatabase     *database,
+          GrammarSqlTemplate  *sql_template,
+          GrammarSchema       *schema,
+          guint                placeholder)
+{
+  g_autofree char *expression = range_dup (scan, key);
+  GrammarTable *table = schema != NULL
+    ? grammar_schema_get_table (schema, grammar_sql_template_get_placeholder_table (sql_template, placeholder))
+    : NULL;
+  GrammarColumn *column = table != NULL
+    ? grammar_table_get_column (table, grammar_sql_template_get_placeholder_column (sql_template, placeholder))
+    : NULL;
+  const char *declared_type = column != NULL ? grammar_column_get_declared_type (column) : NULL;
+
+  if (database == NULL)
+    return grammar_database_sqlite_sql_form (GRAMMAR_SQL_FORM_BINARY, expression);
+  return grammar_database_sql_form (database, GRAMMAR_SQL_FORM_BINARY, expression, declared_type);
+}
+
 static char *
 build_set_based_query (Scan       *scan,
                        guint       list_start,
@@ -713,6 +749,7 @@ build_set_based_query (Scan       *scan,
                        guint       where,
                        GArray     *others,
                        Range      *keys,
+                       char      **key_forms,
                        guint       n_keys,
                        gboolean    ordered,
                        const char *extra,
@@ -723,10 +760,7 @@ build_set_based_query (Scan       *scan,
 
   g_string_append_len (out, scan->sql, scan_token_at (scan, drop_distinct ? 1 : list_start)->start);
   for (guint k = 0; k < n_keys; k++)
-    {
-      append_range (out, scan, keys[k]);
-      g_string_append (out, ", ");
-    }
+    g_string_append_printf (out, "%s, ", key_forms[k]);
   g_string_append_len (out, scan->sql + scan_token_at (scan, list_start)->start,
                        scan_token_at (scan, from)->start - scan_token_at (scan, list_start)->start);
   if (extra != NULL)
@@ -755,11 +789,12 @@ build_set_based_query (Scan       *scan,
   if (!ordered)
     return g_string_free (out, FALSE);
 
-  /* By position, as a result alias could shadow a column name; binary
-   * so that equal keys are adjacent whatever the column's collation. */
+  /* By position, as a result alias could shadow a column name; the
+   * keys are selected in their binary form, so that equal keys are
+   * adjacent whatever the column's collation. */
   g_string_append (out, " ORDER BY ");
   for (guint k = 0; k < n_keys; k++)
-    g_string_append_printf (out, "%s%u COLLATE BINARY", k > 0 ? ", " : "", k + 1);
+    g_string_append_printf (out, "%s%u", k > 0 ? ", " : "", k + 1);
   return g_string_free (out, FALSE);
 }
 
@@ -1026,7 +1061,7 @@ grammar_qa_generator_plan_set_based_query (GrammarSqlTemplate  *sql_template,
   g_return_val_if_fail (schema == NULL || GRAMMAR_IS_SCHEMA (schema), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return grammar_qa_plan_set_based (sql_template, schema, &ordered, NULL, error);
+  return grammar_qa_plan_set_based (sql_template, schema, NULL, &ordered, NULL, error);
 }
 
 /* The set-based query; @ordered tells whether it has to be ordered for
@@ -1034,6 +1069,7 @@ grammar_qa_generator_plan_set_based_query (GrammarSqlTemplate  *sql_template,
 char *
 grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
                 GrammarSchema       *schema,
+                GrammarDatabase     *database,
                 gboolean            *ordered,
                 DocPlan             *docs,
                 GError             **error)
@@ -1043,6 +1079,7 @@ grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
   g_autoptr (GArray) others = NULL;
   g_auto (FromClause) from_clause = { 0, };
   g_autofree Range *keys = NULL;
+  g_auto (GStrv) key_forms = NULL;
   g_autofree char *extra = NULL;
   const char *id;
   guint n_keys, list_start, from, where;
@@ -1077,12 +1114,17 @@ grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
     return NULL;
 
   *ordered = !keys_are_unique (&scan, &from_clause, keys, n_keys, others);
+  key_forms = g_new0 (char *, n_keys + 1);
+  for (guint k = 0; k < n_keys; k++)
+    key_forms[k] = *ordered ? key_form (&scan, keys[k], database, sql_template, schema, k)
+                            : range_dup (&scan, keys[k]);
   if (docs != NULL && plan_doc_columns (&from_clause, docs, &extra))
     {
       /* One row per row read, so that every row's key comes out. */
       docs->dedupe = list_start == 2 && token_is_word (&scan, 1, "DISTINCT");
-      return build_set_based_query (&scan, list_start, from, where, others, keys, n_keys, *ordered,
-                                    extra, docs->dedupe);
+      return build_set_based_query (&scan, list_start, from, where, others, keys, key_forms, n_keys,
+                                    *ordered, extra, docs->dedupe);
     }
-  return build_set_based_query (&scan, list_start, from, where, others, keys, n_keys, *ordered, NULL, FALSE);
+  return build_set_based_query (&scan, list_start, from, where, others, keys, key_forms, n_keys, *ordered,
+                                NULL, FALSE);
 }

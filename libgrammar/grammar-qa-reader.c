@@ -461,19 +461,12 @@ run_binding (Run       *run,
  * order: the order an ordered set-based plan's keys come in. */
 static GrammarCursor *
 distinct_values_cursor (GrammarDatabase     *database,
-                        GrammarSqlTemplate  *sql_template,
+                        Plan                *plan,
                         guint                placeholder,
                         GCancellable        *cancellable,
                         GError             **error)
 {
-  g_autofree char *table = grammar_database_quote_identifier (database,
-    grammar_sql_template_get_placeholder_table (sql_template, placeholder));
-  g_autofree char *column = grammar_database_quote_identifier (database,
-    grammar_sql_template_get_placeholder_column (sql_template, placeholder));
-  g_autofree char *sql = g_strdup_printf ("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1 COLLATE BINARY",
-                                          column, table, column);
-
-  return grammar_database_query_cursor (database, sql, NULL, cancellable, error);
+  return grammar_database_query_cursor (database, plan->distinct_queries[placeholder], NULL, cancellable, error);
 }
 
 static GPtrArray *
@@ -486,7 +479,7 @@ load_distinct_values (Run      *run,
   g_autoptr (GrammarCursor) cursor = NULL;
   GError *local_error = NULL;
 
-  cursor = distinct_values_cursor (run->self->database, plan->sql_template, placeholder,
+  cursor = distinct_values_cursor (run->self->database, plan, placeholder,
                                    run->cancellable, error);
   if (cursor == NULL)
     return NULL;
@@ -528,7 +521,7 @@ grammar_qa_run_per_binding (Run     *run,
         return FALSE;
       g_ptr_array_add (inner, column);
     }
-  outer = distinct_values_cursor (run->self->database, plan->sql_template, 0, run->cancellable, error);
+  outer = distinct_values_cursor (run->self->database, plan, 0, run->cancellable, error);
   if (outer == NULL)
     return FALSE;
 

@@ -120,6 +120,7 @@ grammar_qa_plan_free (Plan *plan)
   g_object_unref (plan->sql_template);
   g_ptr_array_unref (plan->styles);
   g_free (plan->counts);
+  g_strfreev (plan->distinct_queries);
   g_free (plan->set_based_query);
   g_clear_pointer (&plan->doc_sources, g_ptr_array_unref);
   g_free (plan->doc_query);

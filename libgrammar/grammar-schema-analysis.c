@@ -188,9 +188,17 @@ count_values (Run        *run,
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      g_autofree char *column = grammar_schema_gen_sql_name (run, grammar_schema_gen_column_at (info, i)->name);
+      ColumnInfo *info_column = grammar_schema_gen_column_at (info, i);
+      const char *type = grammar_column_get_declared_type (info_column->column);
+      g_autofree char *column = grammar_schema_gen_sql_name (run, info_column->name);
+      /* Distinct as SQLite's BINARY collation tells values apart, and
+       * lengths in characters, whatever the dialect. */
+      g_autofree char *binary = grammar_database_sql_form (run->self->database, GRAMMAR_SQL_FORM_BINARY,
+                                                           column, type);
+      g_autofree char *length = grammar_database_sql_form (run->self->database, GRAMMAR_SQL_FORM_TEXT_LENGTH,
+                                                           column, type);
 
-      g_string_append_printf (sql, ", COUNT(%s), COUNT(DISTINCT %s), AVG(LENGTH(%s))", column, column, column);
+      g_string_append_printf (sql, ", COUNT(%s), COUNT(DISTINCT %s), AVG(%s)", column, binary, length);
     }
   g_string_append_printf (sql, " FROM %s", table);
 

@@ -40,6 +40,7 @@
 #include "grammar-verbalizer.h"
 
 #include "grammar-sql-template.h"
+#include "grammar-sql-statement.h"
 #include "grammar-text-template.h"
 #include "grammar-template-set.h"
 #include "grammar-schema-generator.h"
