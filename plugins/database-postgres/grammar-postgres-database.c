@@ -261,7 +261,7 @@ fail_connect (GrammarPostgresDatabase  *self,
 
   if (is_set (self->password_env))
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                 "cannot connect to %s with the password of $%s (password-env=): %s",
+                 "cannot connect to %s (password from $%s, password-env=): %s",
                  server, self->password_env, line);
   else
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
