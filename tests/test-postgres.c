@@ -1132,6 +1132,9 @@ test_sql_form (void)
   js = grammar_database_sql_form (database, GRAMMAR_SQL_FORM_BINARY, "\"js\"", "json");
   number = grammar_database_sql_form (database, GRAMMAR_SQL_FORM_BINARY, "\"n_money\"", "numeric(10,2)");
   g_assert_cmpstr (number, ==, "\"n_money\"");
+  g_clear_pointer (&number, g_free);
+  number = grammar_database_sql_form (database, GRAMMAR_SQL_FORM_BINARY, "\"city\"", "character varying(40)");
+  g_assert_cmpstr (number, ==, "(\"city\")::text COLLATE \"C\"");
   sql = g_strdup_printf ("SELECT DISTINCT %s, %s FROM kinds WHERE ch IS NOT NULL ORDER BY 1", ch, js);
   padded = query (database, sql, NULL);
   assert_string (grammar_result_get_value (padded, 0, 0), "ab   ");
@@ -1161,6 +1164,7 @@ test_sql_form (void)
   assert_double (grammar_result_get_value (averages, 0, 18), 3);
   assert_double (grammar_result_get_value (averages, 0, 1), 1);
   assert_double (grammar_result_get_value (averages, 0, 20), 7);
+  assert_double (grammar_result_get_value (averages, 0, 21), 5);
 }
 
 static void

@@ -540,9 +540,15 @@ wait_readable (PGconn        *conn,
                GCancellable  *cancellable)
 {
   GPollFD fds[2] = { { PQsocket (conn), G_IO_IN, 0 }, { -1, G_IO_IN, 0 } };
-  gboolean has_cancellable = g_cancellable_make_pollfd (cancellable, &fds[1]);
+  gboolean has_cancellable;
   gboolean cancelled = FALSE;
 
+  /* A row libpq has read already needs no waiting (nor a file
+   * descriptor for the cancellable, which would cost one per row). */
+  if (!PQisBusy (conn))
+    return TRUE;
+
+  has_cancellable = g_cancellable_make_pollfd (cancellable, &fds[1]);
   while (PQisBusy (conn))
     {
       if (g_poll (fds, has_cancellable ? 2 : 1, -1) < 0 && errno != EINTR)
@@ -982,10 +988,13 @@ is_ordered_by_value (const char *declared_type)
   return FALSE;
 }
 
+/* character(n), not character varying(n), nor an array of either. */
 static gboolean
 is_blank_padded (const char *declared_type)
 {
-  return type_is (declared_type, "character") || type_is (declared_type, "bpchar");
+  return strchr (declared_type, '[') == NULL &&
+         ((type_is (declared_type, "character") && !g_str_has_prefix (declared_type, "character varying")) ||
+          type_is (declared_type, "bpchar"));
 }
 
 static char *
@@ -1005,6 +1014,10 @@ grammar_postgres_database_sql_form (GrammarDatabase *database,
         return g_strdup_printf ("CAST(octet_length(%s) AS double precision)", expression);
       if (declared_type != NULL && type_is (declared_type, "boolean"))
         return g_strdup_printf ("CAST(length(((%s)::int)::text) AS double precision)", expression);
+      /* With its padding, as the cursor gives the value. */
+      if (declared_type != NULL && is_blank_padded (declared_type))
+        return g_strdup_printf ("CAST(length(pg_catalog.textin(pg_catalog.bpcharout(%s))) AS double precision)",
+                                expression);
       return g_strdup_printf ("CAST(length((%s)::text) AS double precision)", expression);
 
     case GRAMMAR_SQL_FORM_BINARY:
@@ -1016,7 +1029,7 @@ grammar_postgres_database_sql_form (GrammarDatabase *database,
         return g_strdup (expression);
       /* The cast of character(n) to text drops the padding that its
        * output, and so our cursor's value, keeps. */
-      if (is_blank_padded (declared_type) && strchr (declared_type, '[') == NULL)
+      if (is_blank_padded (declared_type))
         return g_strdup_printf ("pg_catalog.textin(pg_catalog.bpcharout(%s)) COLLATE \"C\"", expression);
       /* Text, and anything else the cursor gives as text (json, uuid,
        * enums, arrays…): its text, by bytes. The cast also makes types
