@@ -10,7 +10,9 @@
 -- What it leaves out on purpose, because the servers' semantics differ
 -- (doc/databases.md, pinned by the plugin tests): values that differ only
 -- in case or in trailing spaces, which MariaDB/MySQL's default collations
--- compare equal.
+-- compare equal; and a primary key column of another type than INTEGER
+-- without NOT NULL, which SQLite lets hold NULL (so its schema says
+-- nullable) and the servers do not.
 
 BEGIN;
 
@@ -33,7 +35,7 @@ CREATE TABLE edition (
 );
 
 CREATE TABLE shelf (
-  shelf_code VARCHAR(10) PRIMARY KEY,
+  shelf_code VARCHAR(10) NOT NULL PRIMARY KEY,
   room       VARCHAR(40) NOT NULL,
   slot       INTEGER NOT NULL,
   UNIQUE (room, slot)
