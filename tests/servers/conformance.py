@@ -91,8 +91,17 @@ def replace_database_section(keyfile, section):
 
 
 def diff(a, b, name_a, name_b):
-    return "".join(difflib.unified_diff(a.splitlines(keepends=True), b.splitlines(keepends=True),
-                                        name_a, name_b, n=1))
+    """A unified diff, after the neighbourhood of the first differing byte
+    (records are long lines)."""
+    lines_a, lines_b = a.splitlines(keepends=True), b.splitlines(keepends=True)
+    first = ""
+    for x, y in zip(lines_a, lines_b):
+        if x != y:
+            at = next(i for i in range(min(len(x), len(y)) + 1) if i == min(len(x), len(y)) or x[i] != y[i])
+            first = "first difference, at character %d of a line:\n  %s: …%s…\n  %s: …%s…\n" % (
+                at, name_a, x[max(0, at - 80):at + 80].rstrip("\n"), name_b, y[max(0, at - 80):at + 80].rstrip("\n"))
+            break
+    return first + "".join(difflib.unified_diff(lines_a, lines_b, name_a, name_b, n=1))
 
 
 def read(path):
@@ -193,6 +202,7 @@ def whole_run(tmp, demo_ini, acme_script):
     def report(text):
         # The folder's name, and the rule under the title as long as it.
         text = text.replace(a, "OUT").replace(b, "OUT")
+        text = text.replace(a.replace("_", "\\_"), "OUT").replace(b.replace("_", "\\_"), "OUT")
         return re.sub(r"(?m)^=+$", "===", text)
 
     for file in sorted(os.listdir(a)):
