@@ -691,6 +691,18 @@ test_collation (void)
   g_free (count);
   count = g_strdup_printf ("SELECT %s FROM value_types WHERE id = 1", length);
   g_assert_cmpint (query_int (database, count, NULL), ==, 10);
+
+  /* Decimals as SQLite keeps them: 1234.50 is 1234.5, 5.00 is 5. */
+  g_free (length);
+  length = grammar_database_sql_form (database, GRAMMAR_SQL_FORM_TEXT_LENGTH, "dec_small", "decimal(10,2)");
+  g_free (count);
+  count = g_strdup_printf ("SELECT %s FROM value_types WHERE id = 1", length);
+  g_assert_cmpint (query_int (database, count, NULL), ==, 6);
+  g_free (length);
+  length = grammar_database_sql_form (database, GRAMMAR_SQL_FORM_TEXT_LENGTH, "dec_whole", "decimal(10,2)");
+  g_free (count);
+  count = g_strdup_printf ("SELECT %s FROM value_types WHERE id = 1", length);
+  g_assert_cmpint (query_int (database, count, NULL), ==, 1);
 }
 
 /* Refusals: each statement fails before it reaches the server, naming

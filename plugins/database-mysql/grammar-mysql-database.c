@@ -860,6 +860,14 @@ is_text_type (const char *declared_type)
   return g_strv_contains (text_types, base);
 }
 
+static gboolean
+is_decimal_type (const char *declared_type)
+{
+  return declared_type != NULL &&
+         (g_ascii_strncasecmp (declared_type, "decimal", strlen ("decimal")) == 0 ||
+          g_ascii_strncasecmp (declared_type, "numeric", strlen ("numeric")) == 0);
+}
+
 static char *
 grammar_mysql_database_sql_form (GrammarDatabase *database,
                                  GrammarSqlForm   form,
@@ -880,6 +888,12 @@ grammar_mysql_database_sql_form (GrammarDatabase *database,
       return g_strdup_printf ("(CONVERT((%s) USING utf8mb4) COLLATE %s)", expression,
                               self->is_mariadb ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin");
     case GRAMMAR_SQL_FORM_TEXT_LENGTH:
+      /* A decimal reads as SQLite keeps it, without the trailing zeros
+       * of its scale: 1234.50 is 1234.5 (6 characters), 5.00 is 5. */
+      if (is_decimal_type (declared_type))
+        return g_strdup_printf ("CHAR_LENGTH(IF((%s) LIKE '%%.%%',"
+                                " TRIM(TRAILING '.' FROM TRIM(TRAILING '0' FROM (%s))), (%s)))",
+                                expression, expression, expression);
       return g_strdup_printf ("CHAR_LENGTH(%s)", expression);
     default:
       g_return_val_if_reached (NULL);
