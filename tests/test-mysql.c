@@ -924,6 +924,42 @@ test_nested_cursors (void)
   g_assert_cmpint (query_int (database, "SELECT COUNT(*) FROM numbers", NULL), ==, 130);
 }
 
+static gpointer
+query_from_thread (gpointer data)
+{
+  GrammarDatabase *database = data;
+
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GrammarCursor) cursor = NULL;
+      guint rows = 0;
+
+      cursor = grammar_database_query_cursor (database, "SELECT i FROM numbers WHERE i < ?1",
+                                              g_variant_new ("(x)", (gint64) i + 1), NULL, &error);
+      g_assert_no_error (error);
+      while (grammar_cursor_next (cursor, NULL, &error))
+        rows++;
+      g_assert_no_error (error);
+      g_assert_cmpuint (rows, ==, i + 1);
+    }
+  return NULL;
+}
+
+/* Worker threads share the database: each cursor has a connection. */
+static void
+test_threads (void)
+{
+  g_autoptr (GrammarDatabase) database = open_default ();
+  GThread *threads[6];
+
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    threads[t] = g_thread_new ("query", query_from_thread, database);
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    g_thread_join (threads[t]);
+  g_assert_cmpint (query_int (database, "SELECT COUNT(*) FROM numbers", NULL), ==, 130);
+}
+
 static void
 test_reconnect (void)
 {
@@ -1102,6 +1138,7 @@ main (int   argc,
   g_test_add_func ("/mysql/server-errors", test_server_errors);
   g_test_add_func ("/mysql/streaming", test_streaming);
   g_test_add_func ("/mysql/nested-cursors", test_nested_cursors);
+  g_test_add_func ("/mysql/threads", test_threads);
   g_test_add_func ("/mysql/reconnect", test_reconnect);
   g_test_add_func ("/mysql/read-only-session", test_read_only_session);
   g_test_add_func ("/mysql/query-timeout", test_query_timeout);
