@@ -400,7 +400,7 @@ test_schema_order_with_process (void)
   names = joined_table_names (schema);
   g_assert_cmpstr (names, ==,
                    "zeta_authors alpha_books middle_loans value_types latin1_names words digits numbers"
-                   " book_titles");
+                   " many_refs book_titles");
 }
 
 static void
@@ -485,6 +485,16 @@ test_schema_keys (void)
   g_assert_cmpstr (grammar_foreign_key_get_referenced_table (fk), ==, "alpha_books");
   assert_strv (grammar_foreign_key_get_referenced_columns (fk), "author_id,book_no");
   g_assert_cmpuint (grammar_table_get_foreign_keys (books)->len, ==, 1);
+
+  /* Automatic names by their number: c1 … c11 as declared. */
+  foreign_keys = grammar_table_get_foreign_keys (grammar_schema_get_table (schema, "many_refs"));
+  g_assert_cmpuint (foreign_keys->len, ==, 11);
+  for (guint i = 0; i < foreign_keys->len; i++)
+    {
+      g_autofree char *expected = g_strdup_printf ("c%u", i + 1);
+
+      assert_strv (grammar_foreign_key_get_columns (g_ptr_array_index (foreign_keys, i)), expected);
+    }
 
   /* The view and its columns. */
   g_assert_nonnull (view);

@@ -317,7 +317,7 @@ set_tls_options (GrammarMysqlDatabase *self,
       return;
     }
   /* libmariadb then uses TLS when the server offers it and goes on in
-   * clear text otherwise; require checks afterwards (connect_session). */
+   * clear text otherwise; require checks afterwards (check_tls). */
   mysql_optionsv (connection, MYSQL_OPT_SSL_ENFORCE, &on);
   if (is_set (self->ca_file))
     mysql_optionsv (connection, MYSQL_OPT_SSL_CA, self->ca_file);
@@ -965,7 +965,7 @@ list_tables (GrammarMysqlDatabase  *self,
   g_autofree char *by_id = g_strdup_printf (TABLES_BY_ID_SQL, self->is_mariadb ? MARIADB_TABLE_IDS
                                                                               : MYSQL_TABLE_IDS);
   g_autoptr (MYSQL_RES) result = NULL;
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *names;
   MYSQL_ROW row;
 
   if (run_simple (connection, by_id))
@@ -975,18 +975,16 @@ list_tables (GrammarMysqlDatabase  *self,
            mysql_errno (connection) == ER_NO_SUCH_TABLE)
     {
       g_debug ("%s: no table ids (%s): tables by creation time", self->server_name, mysql_error (connection));
-      result = run_introspection (self, connection, TABLES_BY_TIME_SQL, error);
+      if (run_simple (connection, TABLES_BY_TIME_SQL))
+        result = mysql_store_result (connection);
     }
-  else
-    set_connection_error (self, connection, error);
-
   if (result == NULL)
     {
-      if (error != NULL && *error == NULL)
-        set_connection_error (self, connection, error);
-      g_ptr_array_unref (names);
+      set_connection_error (self, connection, error);
       return NULL;
     }
+
+  names = g_ptr_array_new_with_free_func (g_free);
   while ((row = mysql_fetch_row (result)) != NULL)
     g_ptr_array_add (names, g_strdup (row[0]));
   return names;
@@ -996,7 +994,7 @@ list_tables (GrammarMysqlDatabase  *self,
 typedef struct
 {
   GHashTable *primary_key;   /* column name → position (1-based) */
-  GPtrArray *unique_keys;    /* GStrv each, NULL for a key left out */
+  GPtrArray *unique_keys;    /* GStrv each, in the server's key order */
 } TableKeys;
 
 static void

@@ -99,6 +99,33 @@ CREATE TABLE numbers (i INT PRIMARY KEY);
 INSERT INTO numbers SELECT a.d * 100 + b.d * 10 + c.d FROM digits a, digits b, digits c
   WHERE a.d * 100 + b.d * 10 + c.d < 130;
 
+-- Eleven automatic foreign key names: many_refs_ibfk_10 and _11 come
+-- after _9, as declared, not after _1 as their names sort.
+CREATE TABLE many_refs (
+  c1 INT,
+  c2 INT,
+  c3 INT,
+  c4 INT,
+  c5 INT,
+  c6 INT,
+  c7 INT,
+  c8 INT,
+  c9 INT,
+  c10 INT,
+  c11 INT,
+  FOREIGN KEY (c1) REFERENCES digits (d),
+  FOREIGN KEY (c2) REFERENCES digits (d),
+  FOREIGN KEY (c3) REFERENCES digits (d),
+  FOREIGN KEY (c4) REFERENCES digits (d),
+  FOREIGN KEY (c5) REFERENCES digits (d),
+  FOREIGN KEY (c6) REFERENCES digits (d),
+  FOREIGN KEY (c7) REFERENCES digits (d),
+  FOREIGN KEY (c8) REFERENCES digits (d),
+  FOREIGN KEY (c9) REFERENCES digits (d),
+  FOREIGN KEY (c10) REFERENCES digits (d),
+  FOREIGN KEY (c11) REFERENCES digits (d)
+);
+
 INSERT INTO zeta_authors VALUES (1, 'Ann', 'ann@example.org'), (2, 'Bob', NULL), (3, 'O''Brien', 'ob@example.org');
 INSERT INTO alpha_books VALUES (1, 1, 'First', '978-1', NULL, 120), (1, 2, 'Second', NULL, NULL, DEFAULT),
   (3, 1, 'Third', '978-3', 'A blurb', 300);
