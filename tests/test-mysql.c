@@ -970,6 +970,27 @@ test_threads (void)
   g_assert_cmpint (query_int (database, "SELECT COUNT(*) FROM numbers", NULL), ==, 130);
 }
 
+/* Cancelling stops a cursor between rows; the database goes on. */
+static void
+test_cancel (void)
+{
+  g_autoptr (GrammarDatabase) database = open_default ();
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GrammarCursor) cursor = NULL;
+  g_autoptr (GError) error = NULL;
+
+  cursor = grammar_database_query_cursor (database, "SELECT a.i FROM numbers a, numbers b, numbers c",
+                                          NULL, cancellable, &error);
+  g_assert_no_error (error);
+  g_assert_true (grammar_cursor_next (cursor, cancellable, &error));
+  g_cancellable_cancel (cancellable);
+  g_assert_false (grammar_cursor_next (cursor, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_object (&cursor);
+
+  g_assert_cmpint (query_int (database, "SELECT COUNT(*) FROM numbers", NULL), ==, 130);
+}
+
 static void
 test_reconnect (void)
 {
@@ -1149,6 +1170,7 @@ main (int   argc,
   g_test_add_func ("/mysql/streaming", test_streaming);
   g_test_add_func ("/mysql/nested-cursors", test_nested_cursors);
   g_test_add_func ("/mysql/threads", test_threads);
+  g_test_add_func ("/mysql/cancel", test_cancel);
   g_test_add_func ("/mysql/reconnect", test_reconnect);
   g_test_add_func ("/mysql/read-only-session", test_read_only_session);
   g_test_add_func ("/mysql/query-timeout", test_query_timeout);

@@ -205,15 +205,10 @@ grammar_mysql_cursor_next (GrammarCursor  *cursor,
   GrammarMysqlCursor *self = GRAMMAR_MYSQL_CURSOR (cursor);
   int rc;
 
+  /* grammar_cursor_next() checks @cancellable between rows; a fetch
+   * the server is still computing runs to its end (or the timeout). */
   if (self->finished)
     return FALSE;
-  /* A statement that is running cannot be stopped from this
-   * connection; the rows in between can. */
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    {
-      finish (self, FALSE);
-      return FALSE;
-    }
 
   rc = mysql_stmt_fetch (self->stmt);
   if (rc == 0 || (rc == MYSQL_DATA_TRUNCATED && fetch_truncated (self, error)))
