@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 GRAMMAR = os.environ.get("GRAMMAR_EXE", "grammar")
 SERVER = os.environ.get("GRAMMAR_TEST_SERVER", "")
@@ -221,6 +222,68 @@ def whole_run(tmp, demo_ini, acme_script):
         print("# %s report: %s" % (SERVER, line.strip()))
 
 
+def admin_sql(sql, database=None):
+    argv = [sys.executable, os.environ["GRAMMAR_TEST_WITH_SERVER"], "admin-sql"] + ([database] if database else [])
+    result = subprocess.run(argv, input=sql.encode(), stdout=subprocess.PIPE, check=True)
+    return result.stdout.decode()
+
+
+BIG_ROWS = 1000000
+
+
+def load_big_table():
+    """A table of BIG_ROWS rows in grammar_test, made by the server itself."""
+    if SERVER == "postgres":
+        admin_sql("CREATE TABLE big (k INTEGER PRIMARY KEY, v VARCHAR(40) NOT NULL);"
+                  "INSERT INTO big SELECT g, 'value ' || g FROM generate_series(1, %d) AS g;" % BIG_ROWS)
+    else:
+        admin_sql("CREATE TABLE big (k INTEGER PRIMARY KEY, v VARCHAR(40) NOT NULL);"
+                  "INSERT INTO big SELECT seq, CONCAT('value ', seq) FROM seq_1_to_%d;" % BIG_ROWS)
+
+
+def reader_sessions():
+    """The ids of the reader's sessions running a statement now."""
+    user = os.environ["GRAMMAR_TEST_DB_USER"]
+    if SERVER == "postgres":
+        sql = ("SELECT pid FROM pg_stat_activity WHERE usename = '%s' AND state = 'active';" % user)
+        out = admin_sql("\\pset tuples_only on\n\\pset format unaligned\n" + sql)
+    else:
+        sql = ("SELECT id FROM information_schema.PROCESSLIST WHERE user = '%s' AND command <> 'Sleep';" % user)
+        out = admin_sql(sql)
+    return [line.strip() for line in out.splitlines() if line.strip().isdigit()]
+
+
+def dropped_connection(tmp):
+    """`grammar qa` whose connection the server drops mid-run fails: exit
+    1, a message naming [database] and the server, and no output file."""
+    load_big_table()
+    config = os.path.join(tmp, "big.ini")
+    with open(config, "w") as f:
+        f.write(server_section(os.environ["GRAMMAR_TEST_DB_NAME"], True))
+    templates = os.path.join(tmp, "big.json")
+    with open(templates, "w") as f:
+        json.dump({"sql_templates": [{"id": "sbig", "sql": "SELECT v FROM big WHERE k = [big.k]", "origin": "manual"}],
+                   "text_templates": [{"template": "sbig", "style": "short", "text": "The value of [big.k]?"}]}, f)
+    output = os.path.join(tmp, "big.jsonl")
+    process = subprocess.Popen([GRAMMAR, "qa", "-q", "-c", config, "-i", templates, "-o", output],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    killed = []
+    deadline = time.monotonic() + 30
+    while not killed and process.poll() is None and time.monotonic() < deadline:
+        for session in reader_sessions():
+            admin_sql("SELECT pg_terminate_backend(%s);" % session if SERVER == "postgres" else "KILL %s;" % session)
+            killed.append(session)
+        time.sleep(0.05)
+    err = process.communicate(timeout=60)[1].decode("utf-8", "replace")
+    print("# killed session(s) %s; grammar qa exited %d: %s" % (",".join(killed) or "none", process.returncode,
+                                                                   err.strip().replace("\n", " / ")[:300]))
+    tap(bool(killed), "a reader session was running grammar qa's statement, and was killed")
+    tap(process.returncode == 1, "grammar qa whose connection drops mid-run exits 1", err)
+    tap("[database]" in err, "its message names the [database] section", err)
+    tap(not os.path.exists(output), "it leaves no output file")
+    tap(os.environ["GRAMMAR_TEST_DB_PASSWORD"] not in err, "its message does not hold the password", err)
+
+
 def main(argv):
     if SERVER not in ("postgres", "mysql") or len(argv) != 4:
         print("usage: with-server.py postgres|mysql --database acme=A.sql --database library=L.sql"
@@ -239,6 +302,7 @@ def main(argv):
         conformance(tmp, "acme", "acme", acme, over_socket=True)
         conformance(tmp, "library", "library", library, over_socket=False)
         whole_run(tmp, demo_ini, acme)
+        dropped_connection(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("1..%d" % len(results))
