@@ -36,12 +36,18 @@ grammar_cli_parse (GOptionContext   *context,
   return TRUE;
 }
 
-/* Prints @error for the user and returns the exit status it calls for. */
+/* Prints @error for the user and returns the exit status it calls for.
+ * Every command reads its database from the [database] section: an
+ * error of the database while a stage runs (a dropped connection, a
+ * statement the server refused) names it, as opening errors do. */
 int
 grammar_cli_report (const char   *command,
                     const GError *error)
 {
-  fprintf (stderr, "grammar %s: %s\n", command, error->message);
+  if (error->domain == GRAMMAR_DATABASE_ERROR && strstr (error->message, "[database]") == NULL)
+    fprintf (stderr, "grammar %s: [database]: %s\n", command, error->message);
+  else
+    fprintf (stderr, "grammar %s: %s\n", command, error->message);
   return grammar_error_is_input_error (error) ? GRAMMAR_EXIT_USAGE : GRAMMAR_EXIT_FAILED;
 }
 

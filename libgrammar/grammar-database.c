@@ -116,9 +116,12 @@ grammar_database_real_distinct_values (GrammarDatabase  *self,
       return NULL;
     }
 
+  /* In SQLite's binary order on every backend, so that whoever reads
+   * the values in turn meets them in the same order. */
   quoted_table = grammar_database_quote_identifier (self, grammar_table_get_name (table));
-  quoted_column = grammar_database_quote_identifier (self, grammar_column_get_name (column));
-  sql = g_strdup_printf ("SELECT DISTINCT %s FROM %s", quoted_column, quoted_table);
+  quoted_column = grammar_database_column_sql_form (self, GRAMMAR_SQL_FORM_BINARY, table,
+                                                    grammar_column_get_name (column));
+  sql = g_strdup_printf ("SELECT DISTINCT %s FROM %s ORDER BY 1", quoted_column, quoted_table);
   return grammar_database_query (self, sql, NULL, cancellable, error);
 }
 
@@ -477,7 +480,8 @@ grammar_database_sql_form (GrammarDatabase *self,
  * @error: return location for a #GError
  *
  * Lists the distinct values of a column (NULL included when present),
- * the fill-in values of a placeholder in GRAMMAR's Algorithm 1.
+ * the fill-in values of a placeholder in GRAMMAR's Algorithm 1, in
+ * SQLite's binary order: numbers by value, text by its UTF-8 bytes.
  *
  * Returns: (transfer full) (nullable): a one-column result, or %NULL with @error set
  */

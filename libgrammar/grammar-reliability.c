@@ -186,6 +186,22 @@ compare_doubles (gconstpointer a,
   return (x > y) - (x < y);
 }
 
+typedef struct
+{
+  double score;
+  gboolean positive;
+} Scored;
+
+static int
+compare_scored (gconstpointer a,
+                gconstpointer b)
+{
+  const Scored *x = a, *y = b;
+  int by_score = compare_doubles (&x->score, &y->score);
+
+  return by_score != 0 ? by_score : (x->positive > y->positive) - (x->positive < y->positive);
+}
+
 /* The AUROC of the measured scores of @observations whose truth is
  * known, with a percentile bootstrap interval. */
 static void
@@ -193,6 +209,7 @@ add_auroc (GrammarReliability *self,
            JsonBuilder        *builder,
            GPtrArray          *observations)
 {
+  g_autoptr (GArray) scored = g_array_new (FALSE, FALSE, sizeof (Scored));
   g_autoptr (GArray) scores = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) positive = g_array_new (FALSE, FALSE, sizeof (gboolean));
   g_autoptr (GArray) areas = g_array_new (FALSE, FALSE, sizeof (double));
@@ -203,12 +220,19 @@ add_auroc (GrammarReliability *self,
   for (guint i = 0; i < observations->len; i++)
     {
       const Observation *observation = g_ptr_array_index (observations, i);
-      gboolean is_positive = observation->truth == GRAMMAR_VERDICT_CORRECT;
+      Scored one = { observation->score, observation->truth == GRAMMAR_VERDICT_CORRECT };
 
       if (!observation->measured || observation->truth == GRAMMAR_VERDICT_UNMEASURED)
         continue;
-      g_array_append_val (scores, observation->score);
-      g_array_append_val (positive, is_positive);
+      g_array_append_val (scored, one);
+    }
+  /* Resampled in a canonical order: the interval depends on the records,
+   * not on the order they were read in. */
+  g_array_sort (scored, compare_scored);
+  for (guint i = 0; i < scored->len; i++)
+    {
+      g_array_append_val (scores, g_array_index (scored, Scored, i).score);
+      g_array_append_val (positive, g_array_index (scored, Scored, i).positive);
     }
   n = scores->len;
   area = grammar_stats_auroc ((double *) scores->data, (gboolean *) positive->data, n);

@@ -184,7 +184,8 @@ compare_doubles (const void *a, const void *b)
  *
  * The percentile bootstrap 95 % interval of the mean of @values: @resamples
  * samples of @n values drawn with replacement by a #GRand seeded with
- * @seed, so that the same data and seed give the same interval.
+ * @seed, so that the same values, in any order, and seed give the same
+ * interval.
  *
  * Returns: %TRUE when the interval is defined (n > 0 and resamples > 0)
  */
@@ -194,9 +195,16 @@ grammar_stats_bootstrap_mean (const double *values, guint n, guint resamples, gu
 {
   g_autoptr (GRand) rand = NULL;
   g_autofree double *means = NULL;
+  g_autofree double *sorted = NULL;
 
   if (n == 0 || resamples == 0)
     return FALSE;
+  /* Resampled in sorted order, so that the interval depends on the
+   * values and not on the order they came in (records of the same run
+   * read from another backend, or written by threads). */
+  sorted = g_memdup2 (values, n * sizeof (double));
+  qsort (sorted, n, sizeof (double), compare_doubles);
+  values = sorted;
   rand = g_rand_new_with_seed (seed);
   means = g_new (double, resamples);
   for (guint r = 0; r < resamples; r++)

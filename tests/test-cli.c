@@ -155,7 +155,7 @@ test_bad_configs (void)
     { "parse", "[database\nplugin=sqlite\n", { "parse.ini", NULL } },
     { "no-section", "[other]\nplugin=sqlite\n", { "no-section.ini", "no section [database]", NULL } },
     { "no-plugin", "[database]\nuri=x.db\n", { "[database] plugin:", "missing", "sqlite", NULL } },
-    { "unknown-plugin", "[database]\nplugin=sqlit\n", { "[database] plugin:", "unknown database plugin “sqlit”", "available: ", "sqlite" } },
+    { "unknown-plugin", "[database]\nplugin=sqlit\n", { "[database] plugin:", "unknown database plugin “sqlit”", "available:", " sqlite" } },
     { "unknown-key", "[database]\nplugin=sqlite\nurii=x.db\n", { "[database] urii:", "unknown key", "uri", "busy-timeout" } },
     { "bad-value", "[database]\nplugin=sqlite\nuri=library.sqlite\nbusy-timeout=soon\n", { "[database] busy-timeout:", "“soon” is not a whole number", NULL } },
     { "missing-db", "[database]\nplugin=sqlite\nuri=missing.sqlite\n", { "[database]", "missing.sqlite", NULL } },

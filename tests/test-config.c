@@ -556,9 +556,9 @@ test_registry (void)
   info = grammar_registry_lookup (registry, GRAMMAR_TYPE_DATABASE, "oracle", &error);
   g_assert_null (info);
   g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN);
-  /* Among the others built (postgres, mysql…), in name order. */
+  /* Server plugins are listed too when they are built. */
   g_assert_nonnull (strstr (error->message, "available: "));
-  g_assert_nonnull (strstr (strstr (error->message, "available: "), "sqlite"));
+  g_assert_nonnull (strstr (error->message, " sqlite"));
 
   /* Search path: every GRAMMAR_PLUGIN_PATH folder, then the installed one. */
   g_assert_nonnull (env_path);

@@ -1268,105 +1268,6 @@ test_cli_wrong_password (void)
   grammar_test_remove_tree (dir);
 }
 
-/* The demo database loaded into the server (the `postgres-demo` test)
- * gives the same templates, dataset and documents as from SQLite, byte
- * for byte. */
-
-static char *
-write_demo_keyfile (const char *dir,
-                    const char *database_section)
-{
-  g_autofree char *demo_path = g_test_build_filename (G_TEST_DIST, "..", "examples", "demo.ini", NULL);
-  g_autofree char *demo = NULL;
-  g_autofree char *examples = g_path_get_dirname (demo_path);
-  g_autofree char *rest = NULL;
-  g_autofree char *text = NULL;
-  const char *documents;
-
-  g_assert_true (g_file_get_contents (demo_path, &demo, NULL, NULL));
-  documents = strstr (demo, "[documents]");
-  g_assert_nonnull (documents);
-  /* The demo's paths are relative to its folder. */
-  {
-    g_auto (GStrv) parts = g_strsplit (documents, "acme/", -1);
-    g_autofree char *absolute = g_build_filename (examples, "acme/", NULL);
-
-    rest = g_strjoinv (absolute, parts);
-  }
-  text = g_strconcat (database_section, "\n", rest, NULL);
-  return grammar_test_write_file (dir, "demo.ini", text);
-}
-
-static void
-run_demo (const char *dir,
-          const char *ini,
-          const char *name)
-{
-  g_autofree char *sql = g_strdup_printf ("%s.sql.json", name);
-  g_autofree char *text = g_strdup_printf ("%s.text.json", name);
-  g_autofree char *docs = g_strdup_printf ("%s.docs.jsonl", name);
-  g_autofree char *qa = g_strdup_printf ("%s.qa.jsonl", name);
-  const char * const commands[][9] = {
-    { "sql-templates", "-c", ini, "-o", sql, NULL },
-    { "text-templates", "-c", ini, "--style", "all", "-i", sql, "-o", text },
-    { "docs", "-c", ini, "-o", docs, NULL },
-    { "qa", "-c", ini, "-i", text, "--documents", docs, "-o", qa },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    {
-      g_auto (GrammarTestRun) run = { 0, };
-      const char *args[10] = { NULL, };
-
-      memcpy (args, commands[i], sizeof commands[i]);
-      grammar_test_runv (&run, dir, args);
-      if (run.status != 0)
-        g_error ("grammar %s (%s) failed (%d): %s", commands[i][0], name, run.status, run.err);
-    }
-}
-
-static void
-assert_same_file (const char *dir,
-                  const char *suffix)
-{
-  g_autofree char *sqlite_path = g_strdup_printf ("%s/sqlite.%s", dir, suffix);
-  g_autofree char *postgres_path = g_strdup_printf ("%s/postgres.%s", dir, suffix);
-  g_autofree char *expected = NULL;
-  g_autofree char *actual = NULL;
-
-  g_assert_true (g_file_get_contents (sqlite_path, &expected, NULL, NULL));
-  g_assert_true (g_file_get_contents (postgres_path, &actual, NULL, NULL));
-  g_assert_cmpuint (strlen (expected), >, 100);
-  g_assert_cmpstr (actual, ==, expected);
-}
-
-static void
-test_demo_same_as_sqlite (void)
-{
-  g_autofree char *dir = grammar_test_make_tmp_dir ("grammar-postgres-demo-XXXXXX");
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "..", "examples", "acme", "acme.sql", NULL);
-  g_autofree char *sqlite_section = g_strdup_printf ("[database]\nplugin=sqlite\nscript=%s\n", script);
-  g_autofree char *postgres_section = NULL;
-  g_autofree char *sqlite_ini = NULL;
-  g_autofree char *postgres_ini = NULL;
-
-  postgres_section = g_strdup_printf ("[database]\nplugin=postgres\nhost=%s\nport=%s\ndatabase=%s\nuser=%s\n"
-                                      "password-env=%s\n",
-                                      server_env ("GRAMMAR_TEST_DB_HOST"), server_env ("GRAMMAR_TEST_DB_PORT"),
-                                      server_env ("GRAMMAR_TEST_DB_NAME"), server_env ("GRAMMAR_TEST_DB_USER"),
-                                      PASSWORD_ENV);
-  sqlite_ini = write_demo_keyfile (dir, sqlite_section);
-  run_demo (dir, sqlite_ini, "sqlite");
-  postgres_ini = write_demo_keyfile (dir, postgres_section);
-  run_demo (dir, postgres_ini, "postgres");
-
-  assert_same_file (dir, "sql.json");
-  assert_same_file (dir, "text.json");
-  assert_same_file (dir, "docs.jsonl");
-  assert_same_file (dir, "qa.jsonl");
-  grammar_test_remove_tree (dir);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -1376,13 +1277,6 @@ main (int   argc,
   if (g_getenv ("GRAMMAR_TEST_DB_PORT") == NULL || g_strcmp0 (g_getenv ("GRAMMAR_TEST_SERVER"), "postgres") != 0)
     {
       g_test_skip ("run through tests/servers/with-server.py postgres");
-      return g_test_run ();
-    }
-
-  /* The server holds the demo database instead of the fixture. */
-  if (g_getenv ("GRAMMAR_TEST_POSTGRES_DEMO") != NULL)
-    {
-      g_test_add_func ("/postgres/demo/same-as-sqlite", test_demo_same_as_sqlite);
       return g_test_run ();
     }
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Run a command next to a throwaway database server.
 
-    with-server.py mysql|postgres [--fixture FILE.sql]... -- COMMAND [ARG]...
-    with-server.py admin-sql          (SQL on stdin, inside COMMAND: runs as the server's admin)
+    with-server.py mysql|postgres [--fixture FILE.sql]... [--database NAME=FILE.sql]... -- COMMAND [ARG]...
+    with-server.py admin-sql [DATABASE]   (SQL on stdin, inside COMMAND: runs as the server's admin)
 
 Starts a private MariaDB (or MySQL) or PostgreSQL server in a temporary
 folder, listening on a socket in that folder and on a free loopback port,
 creates the database `grammar_test`, a read-only user `grammar_reader`
-and an admin user, loads each fixture as the admin, runs COMMAND with the
+and an admin user, loads each fixture as the admin (into grammar_test,
+or with --database into a database NAME of its own that the reader may
+read too), runs COMMAND with the
 environment below, and always stops the server and removes the folder,
 also when COMMAND fails or the script is interrupted.
 
@@ -142,12 +144,15 @@ class Postgres:
         run(self.user.prefix() + [self.pg_ctl, "-D", self.data, "-l", os.path.join(self.folder, "server.log"),
                                   "-o", options, "-w", "-t", "60", "start"], cwd=self.folder)
         self.started = True
-        self.admin_sql("CREATE DATABASE %s ENCODING 'UTF8' TEMPLATE template0" % DATABASE, database="postgres")
-        self.admin_sql("CREATE ROLE %s LOGIN PASSWORD '%s';"
-                       "GRANT CONNECT ON DATABASE %s TO %s;"
+        self.admin_sql("CREATE ROLE %s LOGIN PASSWORD '%s'" % (READER, READER_PASSWORD), database="postgres")
+        self.create_database(DATABASE)
+
+    def create_database(self, name):
+        self.admin_sql("CREATE DATABASE %s ENCODING 'UTF8' TEMPLATE template0" % name, database="postgres")
+        self.admin_sql("GRANT CONNECT ON DATABASE %s TO %s;"
                        "GRANT USAGE ON SCHEMA public TO %s;"
                        "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO %s;"
-                       % (READER, READER_PASSWORD, DATABASE, READER, READER, READER))
+                       % (name, READER, READER, READER), database=name)
 
     def client_env(self):
         env = dict(os.environ)
@@ -158,8 +163,8 @@ class Postgres:
         return run([self.psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", self.socket_dir, "-p", str(self.port),
                     "-U", ADMIN, "-d", database], input=sql.encode("utf-8"), env=self.client_env())
 
-    def load(self, path):
-        self.admin_sql("SET client_min_messages = warning;\n" + fixture_text(path))
+    def load(self, path, database=DATABASE):
+        self.admin_sql("SET client_min_messages = warning;\n" + fixture_text(path), database=database)
 
     def environment(self):
         return {"GRAMMAR_TEST_DB_SOCKET": self.socket_dir}
@@ -214,13 +219,16 @@ class Mysql:
                       "GRANT ALL ON *.* TO '%s'@'localhost' WITH GRANT OPTION;"
                       "GRANT ALL ON *.* TO '%s'@'127.0.0.1' WITH GRANT OPTION;"
                       % (ADMIN, ADMIN_PASSWORD, ADMIN, ADMIN_PASSWORD, ADMIN, ADMIN))
-        self.admin_sql("CREATE DATABASE %s CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;"
-                       "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s';"
+        self.admin_sql("CREATE USER '%s'@'localhost' IDENTIFIED BY '%s';"
                        "CREATE USER '%s'@'127.0.0.1' IDENTIFIED BY '%s';"
+                       % (READER, READER_PASSWORD, READER, READER_PASSWORD), database=None)
+        self.create_database(DATABASE)
+
+    def create_database(self, name):
+        self.admin_sql("CREATE DATABASE %s CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;"
                        "GRANT SELECT ON %s.* TO '%s'@'localhost';"
                        "GRANT SELECT ON %s.* TO '%s'@'127.0.0.1';"
-                       % (DATABASE, READER, READER_PASSWORD, READER, READER_PASSWORD,
-                          DATABASE, READER, DATABASE, READER), database=None)
+                       % (name, name, READER, name, READER), database=None)
 
     def error_log(self):
         try:
@@ -234,7 +242,7 @@ class Mysql:
                    input=sql.encode("utf-8"))
 
     def admin_sql(self, sql, database=DATABASE):
-        argv = [self.client, "--no-defaults", "--socket=" + self.socket, "-u", ADMIN, "--batch",
+        argv = [self.client, "--no-defaults", "--socket=" + self.socket, "-u", ADMIN, "--batch", "--default-character-set=utf8mb4",
                 "--init-command=SET SESSION sql_mode='%s'" % MYSQL_MODE]
         if database:
             argv.append(database)
@@ -242,8 +250,8 @@ class Mysql:
         env["MYSQL_PWD"] = ADMIN_PASSWORD
         return run(argv, input=sql.encode("utf-8"), env=env)
 
-    def load(self, path):
-        self.admin_sql(fixture_text(path))
+    def load(self, path, database=DATABASE):
+        self.admin_sql(fixture_text(path), database=database)
 
     def environment(self):
         return {"GRAMMAR_TEST_DB_SOCKET": self.socket}
@@ -258,32 +266,30 @@ class Mysql:
 SERVERS = {"mysql": Mysql, "postgres": Postgres}
 
 
-def admin_sql_main():
+def admin_sql_main(database=DATABASE):
     """Runs stdin as the admin of the server COMMAND runs next to."""
     kind = os.environ.get("GRAMMAR_TEST_SERVER")
     if kind not in SERVERS:
         print("admin-sql: run it inside with-server.py's COMMAND", file=sys.stderr)
         return 2
     sql = sys.stdin.read()
-    folder = os.environ["GRAMMAR_TEST_DB_DIR"]
     if kind == "postgres":
         argv = [os.environ["GRAMMAR_TEST_DB_ADMIN_CLIENT"], "-X", "-q", "-v", "ON_ERROR_STOP=1",
                 "-h", os.environ["GRAMMAR_TEST_DB_SOCKET"], "-p", os.environ["GRAMMAR_TEST_DB_PORT"],
-                "-U", ADMIN, "-d", DATABASE]
+                "-U", ADMIN, "-d", database]
         env = dict(os.environ, PGPASSWORD=ADMIN_PASSWORD)
     else:
         argv = [os.environ["GRAMMAR_TEST_DB_ADMIN_CLIENT"], "--no-defaults",
-                "--socket=" + os.environ["GRAMMAR_TEST_DB_SOCKET"], "-u", ADMIN, "--batch",
-                "--init-command=SET SESSION sql_mode='%s'" % MYSQL_MODE, DATABASE]
+                "--socket=" + os.environ["GRAMMAR_TEST_DB_SOCKET"], "-u", ADMIN, "--batch", "--default-character-set=utf8mb4",
+                "--init-command=SET SESSION sql_mode='%s'" % MYSQL_MODE, database]
         env = dict(os.environ, MYSQL_PWD=ADMIN_PASSWORD)
-    del folder
     result = subprocess.run(argv, input=sql.encode("utf-8"), env=env)
     return result.returncode
 
 
 def main(argv):
     if len(argv) >= 2 and argv[1] == "admin-sql":
-        return admin_sql_main()
+        return admin_sql_main(*argv[2:3])
     if len(argv) < 4 or argv[1] not in SERVERS or "--" not in argv:
         print(__doc__, file=sys.stderr)
         return 2
@@ -293,7 +299,14 @@ def main(argv):
     fixtures = []
     while options:
         if options[0] == "--fixture" and len(options) >= 2:
-            fixtures.append(os.path.abspath(options[1]))
+            fixtures.append((None, os.path.abspath(options[1])))
+            options = options[2:]
+        elif options[0] == "--database" and len(options) >= 2 and "=" in options[1]:
+            name, path = options[1].split("=", 1)
+            if not name.isidentifier():
+                print("with-server.py: “%s” is not a plain database name" % name, file=sys.stderr)
+                return 2
+            fixtures.append((name, os.path.abspath(path)))
             options = options[2:]
         else:
             print("with-server.py: unknown option %s" % options[0], file=sys.stderr)
@@ -318,8 +331,12 @@ def main(argv):
             return 77
         started = time.monotonic()
         server.start()
-        for fixture in fixtures:
-            server.load(fixture)
+        for name, fixture in fixtures:
+            if name is None:
+                server.load(fixture)
+            else:
+                server.create_database(name)
+                server.load(fixture, database=name)
         startup = time.monotonic() - started
         print("with-server.py: %s started in %.2f s (fixtures loaded)" % (kind, startup), file=sys.stderr)
         env = dict(os.environ)
