@@ -16,6 +16,7 @@
 #include "grammar-schema.h"
 #include "grammar-cursor.h"
 #include "grammar-result.h"
+#include "grammar-value.h"
 
 #include "grammar-chat-request.h"
 #include "grammar-chat-response.h"

@@ -1016,6 +1016,49 @@ test_system_blocking_over_async (void)
   g_assert_null (g_main_context_get_thread_default ());
 }
 
+/* The value mapping every database plugin shares. */
+static void
+test_values (void)
+{
+  static const struct
+  {
+    const char *decimal;
+    const char *printed;
+  } decimals[] = {
+    { "12.00", "int64 12" },
+    { "-7", "int64 -7" },
+    { "1234.50", "1234.5" },
+    { "-0.10", "-0.10000000000000001" },
+    { "99999999.99", "99999999.989999995" },
+    { "9223372036854775808", "'9223372036854775808'" },
+    { "1234567890.1234567", "'1234567890.1234567'" },
+    { "0.000000000000000001", "1.0000000000000001e-18" },
+    { "NaN", "'NaN'" },
+  };
+  g_autoptr (GVariant) nul = g_variant_ref_sink (grammar_value_new_text ("a\0b", 3));
+  g_autoptr (GVariant) latin1 = g_variant_ref_sink (grammar_value_new_text ("Ferr\xe1ndez", -1));
+  g_autoptr (GVariant) utf8 = g_variant_ref_sink (grammar_value_new_text ("Ferrández", 4));
+  g_autoptr (GVariant) tenth = g_variant_ref_sink (grammar_value_new_float (0.1f));
+
+  for (guint i = 0; i < G_N_ELEMENTS (decimals); i++)
+    {
+      g_autoptr (GVariant) value = g_variant_ref_sink (grammar_value_new_decimal (decimals[i].decimal, -1));
+      g_autofree char *printed = g_variant_print (value, TRUE);
+
+      g_assert_cmpstr (printed, ==, decimals[i].printed);
+    }
+  /* Not past the length given. */
+  {
+    g_autoptr (GVariant) cut = g_variant_ref_sink (grammar_value_new_decimal ("12.50xyz", 5));
+
+    g_assert_cmpfloat (g_variant_get_double (cut), ==, 12.5);
+  }
+  g_assert_cmpstr (g_variant_get_string (nul, NULL), ==, "a\xEF\xBF\xBD" "b");
+  g_assert_cmpstr (g_variant_get_string (latin1, NULL), ==, "Ferr\xEF\xBF\xBD" "ndez");
+  g_assert_cmpstr (g_variant_get_string (utf8, NULL), ==, "Ferr");
+  g_assert_cmpfloat (g_variant_get_double (tenth), ==, 0.1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1044,6 +1087,7 @@ main (int   argc,
   g_test_add_func ("/types/matcher/blocking", test_matcher_blocking_direct);
   g_test_add_func ("/types/matcher/not-implemented", test_matcher_not_implemented);
   g_test_add_func ("/types/system/blocking-over-async", test_system_blocking_over_async);
+  g_test_add_func ("/types/values/from-databases", test_values);
 
   return g_test_run ();
 }

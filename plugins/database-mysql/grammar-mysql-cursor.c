@@ -240,35 +240,6 @@ grammar_mysql_cursor_get_column_name (GrammarCursor *cursor,
   return GRAMMAR_MYSQL_CURSOR (cursor)->column_names[column];
 }
 
-/* Text as a GVariant string: NUL, which a GVariant string cannot hold,
- * becomes U+FFFD like any other byte that is not UTF-8. */
-static GVariant *
-text_value (const char *data,
-            gsize       length)
-{
-  g_autofree char *valid = NULL;
-
-  if (memchr (data, '\0', length) != NULL)
-    {
-      GString *text = g_string_sized_new (length + 8);
-
-      for (gsize i = 0; i < length; i++)
-        {
-          if (data[i] == '\0')
-            g_string_append (text, "\xEF\xBF\xBD");
-          else
-            g_string_append_c (text, data[i]);
-        }
-      valid = g_utf8_make_valid (text->str, text->len);
-      g_string_free (text, TRUE);
-    }
-  else if (g_utf8_validate_len (data, length, NULL))
-    valid = g_strndup (data, length);
-  else
-    valid = g_utf8_make_valid (data, length);
-  return g_variant_new_take_string (g_steal_pointer (&valid));
-}
-
 static GVariant *
 integer_value (Column *column)
 {
@@ -277,68 +248,6 @@ integer_value (Column *column)
     return g_variant_new_take_string (g_strdup_printf ("%" G_GUINT64_FORMAT,
                                                        (guint64) column->fixed.integer));
   return g_variant_new_int64 (column->fixed.integer);
-}
-
-/* A FLOAT holds about 7 digits: the shortest text that reads back as
- * the same float is the value meant (0.1, not 0.100000001490116). */
-static GVariant *
-float_value (float value)
-{
-  char text[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (value))
-    return g_variant_new_double (value);
-  for (int precision = 1; precision <= 9; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (text, sizeof text, format, value);
-      if (strtof (text, NULL) == value)
-        break;
-    }
-  return g_variant_new_double (g_ascii_strtod (text, NULL));
-}
-
-/* DECIMAL as SQLite's NUMERIC affinity keeps it: a whole number that
- * fits as an integer, up to 15 significant digits as a double (so
- * 1234.50 gives 1234.5), otherwise the exact text. */
-static GVariant *
-decimal_value (const char *data,
-               gsize       length)
-{
-  g_autofree char *text = g_strndup (data, length);
-  const char *digits = text + (text[0] == '-' || text[0] == '+');
-  const char *point = strchr (digits, '.');
-  gsize integer_digits = point != NULL ? (gsize) (point - digits) : strlen (digits);
-  gsize fraction_digits = point != NULL ? strlen (point + 1) : 0;
-  gsize significant;
-  const char *first;
-
-  /* Trailing zeros of the fraction say nothing about the value. */
-  while (fraction_digits > 0 && point[fraction_digits] == '0')
-    fraction_digits--;
-
-  if (fraction_digits == 0)
-    {
-      g_autofree char *whole = g_strndup (text, (digits - text) + integer_digits);
-      gint64 integer;
-
-      if (g_ascii_string_to_signed (whole, 10, G_MININT64, G_MAXINT64, &integer, NULL))
-        return g_variant_new_int64 (integer);
-    }
-
-  /* Significant digits: from the first non-zero one to the last kept. */
-  for (first = digits; *first == '0' || *first == '.'; first++)
-    ;
-  if (point == NULL || first > point)
-    significant = point != NULL ? (gsize) ((point + 1 + fraction_digits) - first) : strlen (first);
-  else
-    significant = (gsize) (point - first) + fraction_digits;
-
-  if (significant <= 15)
-    return g_variant_new_double (g_ascii_strtod (text, NULL));
-  return g_variant_new_take_string (g_steal_pointer (&text));
 }
 
 /* Dates and times as text, in the forms SQLite's date functions use;
@@ -403,19 +312,19 @@ grammar_mysql_cursor_get_value (GrammarCursor *cursor,
   if (is_integer_type (column->type))
     value = integer_value (column);
   else if (column->type == MYSQL_TYPE_FLOAT)
-    value = float_value (column->fixed.single);
+    value = grammar_value_new_float (column->fixed.single);
   else if (column->type == MYSQL_TYPE_DOUBLE)
     value = g_variant_new_double (column->fixed.real);
   else if (is_time_type (column->type))
     value = time_value (column);
   else if (column->type == MYSQL_TYPE_NEWDECIMAL || column->type == MYSQL_TYPE_DECIMAL)
-    value = decimal_value (column->data, column->length);
+    value = grammar_value_new_decimal (column->data, (gssize) column->length);
   else if (column->type == MYSQL_TYPE_BIT)
     value = bit_value (column->data, column->length);
   else if (column->is_binary)
     value = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, column->data, column->length, 1);
   else
-    value = text_value (column->data, column->length);
+    value = grammar_value_new_text (column->data, (gssize) column->length);
   return g_variant_ref_sink (value);
 }
 

@@ -55,9 +55,6 @@ enum
   OID_NUMERIC = 1700,
 };
 
-/* The most significant digits a double keeps exactly (DBL_DIG). */
-#define MAX_DOUBLE_DIGITS 15
-
 static char *
 dup_valid_utf8 (const char *text,
                 gssize      length)
@@ -143,24 +140,6 @@ grammar_postgres_cursor_get_column_name (GrammarCursor *cursor,
 }
 
 static GVariant *
-text_value (const char *text,
-            int         length)
-{
-  g_autofree char *valid = NULL;
-
-  /* The common case, valid text up to its NUL: copied once and checked
-   * once (taking a string would check it again). */
-  if (text[length] == '\0' && g_utf8_validate_len (text, length, NULL))
-    {
-      g_autoptr (GBytes) bytes = g_bytes_new (text, (gsize) length + 1);
-
-      return g_variant_new_from_bytes (G_VARIANT_TYPE_STRING, bytes, TRUE);
-    }
-  valid = dup_valid_utf8 (text, length);
-  return g_variant_new_take_string (g_steal_pointer (&valid));
-}
-
-static GVariant *
 bytea_value (const char *text)
 {
   size_t length = 0;
@@ -174,72 +153,6 @@ bytea_value (const char *text)
   return value;
 }
 
-/* numeric as SQLite's NUMERIC affinity stores it: a whole number that
- * fits as an integer (12.00 is 12), a number of at most 15 significant
- * digits as a double (1234.50 is 1234.5), and anything a double would
- * round as its exact text. NaN and the infinities stay text. */
-static GVariant *
-numeric_value (const char *text,
-               int         length)
-{
-  const char *p = text;
-  const char *integer;
-  const char *fraction = NULL;
-  gsize integer_length;
-  gsize fraction_length = 0;
-  guint significant = 0;
-  gboolean seen_nonzero = FALSE;
-  guint trailing_zeros = 0;
-
-  if (*p == '-' || *p == '+')
-    p++;
-  integer = p;
-  while (g_ascii_isdigit (*p))
-    p++;
-  integer_length = p - integer;
-  if (*p == '.')
-    {
-      fraction = ++p;
-      while (g_ascii_isdigit (*p))
-        p++;
-      fraction_length = p - fraction;
-    }
-  if (*p != '\0' || integer_length + fraction_length == 0)
-    return text_value (text, length);
-
-  while (fraction_length > 0 && fraction[fraction_length - 1] == '0')
-    fraction_length--;
-
-  if (fraction_length == 0)
-    {
-      g_autofree char *whole = g_strndup (text, integer - text + integer_length);
-      gint64 number;
-
-      if (g_ascii_string_to_signed (whole, 10, G_MININT64, G_MAXINT64, &number, NULL))
-        return g_variant_new_int64 (number);
-      /* A whole number beyond 64 bits keeps every digit. */
-      return text_value (text, length);
-    }
-
-  /* Digits from the first to the last non-zero one. */
-  for (const char *d = integer; d < fraction + fraction_length; d++)
-    {
-      if (!g_ascii_isdigit (*d))
-        continue;
-      if (*d != '0')
-        {
-          significant += trailing_zeros + 1;
-          trailing_zeros = 0;
-          seen_nonzero = TRUE;
-        }
-      else if (seen_nonzero)
-        trailing_zeros++;
-    }
-  if (significant <= MAX_DOUBLE_DIGITS)
-    return g_variant_new_double (g_ascii_strtod (text, NULL));
-  return text_value (text, length);
-}
-
 static GVariant *
 timestamptz_value (const char *text,
                    int         length)
@@ -248,7 +161,7 @@ timestamptz_value (const char *text,
    * datetime text has none. */
   if (length > 3 && g_str_has_suffix (text, "+00"))
     length -= 3;
-  return text_value (text, length);
+  return grammar_value_new_text (text, length);
 }
 
 static GVariant *
@@ -286,7 +199,7 @@ grammar_postgres_cursor_get_value (GrammarCursor *cursor,
       value = g_variant_new_double (g_ascii_strtod (text, NULL));
       break;
     case OID_NUMERIC:
-      value = numeric_value (text, length);
+      value = grammar_value_new_decimal (text, length);
       break;
     case OID_BYTEA:
       value = bytea_value (text);
@@ -297,7 +210,7 @@ grammar_postgres_cursor_get_value (GrammarCursor *cursor,
     default:
       /* text, varchar, date, time, timestamp, json, uuid, enums…: the
        * server's text of the value (ISO for dates, in UTC). */
-      value = text_value (text, length);
+      value = grammar_value_new_text (text, length);
       break;
     }
   return g_variant_ref_sink (value);

@@ -74,26 +74,15 @@ grammar_sqlite_cursor_get_column_name (GrammarCursor *cursor,
   return GRAMMAR_SQLITE_CURSOR (cursor)->column_names[column];
 }
 
+/* SQLite stores whatever bytes it was given as TEXT: repaired into
+ * UTF-8 without NUL, the same way as every backend's text. */
 static GVariant *
 text_value (sqlite3_stmt *stmt,
             int           column)
 {
   const char *text = (const char *) sqlite3_column_text (stmt, column);
-  int length = sqlite3_column_bytes (stmt, column);
-  g_autofree char *valid = NULL;
 
-  /* The common case, valid text without NUL: copied once and checked
-   * once (taking a string would check it again). Reading a million rows
-   * spends a good part of its time here. */
-  if (text != NULL && g_utf8_validate_len (text, length, NULL))
-    {
-      g_autoptr (GBytes) bytes = g_bytes_new (text, (gsize) length + 1);
-
-      return g_variant_new_from_bytes (G_VARIANT_TYPE_STRING, bytes, TRUE);
-    }
-
-  valid = dup_valid_utf8 (text, length);
-  return g_variant_new_take_string (g_steal_pointer (&valid));
+  return grammar_value_new_text (text, text != NULL ? sqlite3_column_bytes (stmt, column) : 0);
 }
 
 static GVariant *

@@ -1,0 +1,21 @@
+/* grammar-value.h: database values as GVariants, the same from every backend
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+GVariant *grammar_value_new_text    (const char *data,
+                                     gssize      length);
+GVariant *grammar_value_new_decimal (const char *text,
+                                     gssize      length);
+GVariant *grammar_value_new_float   (float       value);
+
+G_END_DECLS
