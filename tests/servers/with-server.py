@@ -27,6 +27,9 @@ The environment COMMAND sees:
   GRAMMAR_TEST_DB_DIR          the temporary folder (for a test's own files)
   GRAMMAR_TEST_DB_STARTUP      seconds the server took to start, fixtures included
 
+WITH_SERVER_INNODB_BUFFER_POOL sets MariaDB's buffer pool (default 32M,
+enough for the tests; benchmarks give it room for their tables).
+
 Fixtures are SQL scripts in the SQLite dialect the project's own fixtures
 use; `PRAGMA` lines are left out, and mysql loads them with ANSI_QUOTES, PIPES_AS_CONCAT and
 NO_BACKSLASH_ESCAPES, so that the same file loads into all three.
@@ -203,7 +206,7 @@ class Mysql:
             ["--socket=" + self.socket, "--port=%d" % self.port, "--bind-address=127.0.0.1",
              "--pid-file=" + os.path.join(self.folder, "mysqld.pid"), "--skip-name-resolve",
              "--log-error=" + os.path.join(self.folder, "error.log"),
-             "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--innodb-flush-log-at-trx-commit=0",
+             "--innodb-buffer-pool-size=" + os.environ.get("WITH_SERVER_INNODB_BUFFER_POOL", "32M"), "--innodb-log-file-size=16M", "--innodb-flush-log-at-trx-commit=0",
              "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci",
              "--max-connections=50", "--skip-log-bin"],
             stdout=log, stderr=subprocess.STDOUT, cwd=self.folder)
