@@ -589,7 +589,21 @@ count_distinct (GrammarQaGenerator  *self,
   const char *column_name = grammar_sql_template_get_placeholder_column (sql_template, placeholder);
   g_autofree char *table = NULL;
   g_autofree char *form = placeholder_form (self, schema, sql_template, placeholder, &table);
-  g_autofree char *sql = g_strdup_printf ("SELECT count(DISTINCT %s) FROM %s", form, table);
+  GrammarTable *info = grammar_schema_get_table (schema, table_name);
+  const char *key[] = { column_name, NULL };
+  g_autofree char *sql = NULL;
+
+  /* The values of a unique column are distinct already: counting them
+   * reads the column, where counting distinct values sorts it (half a
+   * second a placeholder for 10^6 rows on PostgreSQL). */
+  if (info != NULL && grammar_table_is_unique_key (info, key))
+    {
+      g_autofree char *column = grammar_database_quote_identifier (self->database, column_name);
+
+      sql = g_strdup_printf ("SELECT count(%s) FROM %s", column, table);
+    }
+  else
+    sql = g_strdup_printf ("SELECT count(DISTINCT %s) FROM %s", form, table);
   g_autoptr (GrammarResult) result = NULL;
   GVariant *count;
 
