@@ -413,6 +413,21 @@ class GrammarGITest(unittest.TestCase):
         self.assertEqual(result.get_n_rows(), 1)
         self.assertEqual(result.get_value(0, 0).unpack(), 'second')
 
+    def test_12b_server_statement_and_values(self):
+        # What a database plugin written in another language would call.
+        sql, order, n = Grammar.sql_rewrite_query(
+            "SELECT a FROM t WHERE b = ?2 AND c = ?1 OR d = ?2",
+            Grammar.SqlParameterStyle.POSITIONAL, ['INTO'], ['sleep'])
+        self.assertEqual(sql, "SELECT a FROM t WHERE b = ? AND c = ? OR d = ?")
+        self.assertEqual(list(order), [1, 0, 1])
+        self.assertEqual(n, 2)
+        with self.assertRaises(GLib.Error) as context:
+            Grammar.sql_rewrite_query("SELECT sleep(5)", Grammar.SqlParameterStyle.DOLLAR, None, ['sleep'])
+        self.assertGError(context, 'grammar-database-error-quark', Grammar.DatabaseError.NOT_READ_ONLY)
+        self.assertEqual(Grammar.value_new_decimal(b'1234.50').unpack(), 1234.5)
+        self.assertEqual(Grammar.value_new_decimal(b'12.00').unpack(), 12)
+        self.assertEqual(Grammar.value_new_text(b'a\x00b').unpack(), 'a\ufffdb')
+
     def test_13_http_client(self):
         import http.server
         import threading
