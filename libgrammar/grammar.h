@@ -29,6 +29,7 @@
 #include "grammar-answer.h"
 
 #include "grammar-database.h"
+#include "grammar-server-database.h"
 #include "grammar-llm.h"
 #include "grammar-retriever.h"
 #include "grammar-matcher.h"

@@ -35,18 +35,7 @@
 
 struct _GrammarMysqlDatabase
 {
-  GObject parent_instance;
-
-  char *host;
-  guint port;
-  char *socket;
-  char *database;
-  char *user;
-  char *password_env;
-  char *sslmode;
-  char *ca_file;
-  guint connect_timeout;
-  guint query_timeout;
+  GrammarServerDatabase parent_instance;
 
   gboolean initialized;
   gboolean is_mariadb;      /* set by the first connection, before any other */
@@ -59,28 +48,10 @@ struct _GrammarMysqlDatabase
   GrammarSchema *schema;    /* read once: queries cannot change it */
 };
 
-enum
-{
-  PROP_0,
-  PROP_HOST,
-  PROP_PORT,
-  PROP_SOCKET,
-  PROP_DATABASE,
-  PROP_USER,
-  PROP_PASSWORD_ENV,
-  PROP_SSLMODE,
-  PROP_CA_FILE,
-  PROP_CONNECT_TIMEOUT,
-  PROP_QUERY_TIMEOUT,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static void grammar_mysql_database_database_iface_init (GrammarDatabaseInterface *iface);
 static void grammar_mysql_database_initable_iface_init (GInitableIface *iface);
 
-G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarMysqlDatabase, grammar_mysql_database, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarMysqlDatabase, grammar_mysql_database, GRAMMAR_TYPE_SERVER_DATABASE, G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (GRAMMAR_TYPE_DATABASE,
                                                                grammar_mysql_database_database_iface_init)
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE,
@@ -118,11 +89,7 @@ static const char * const refused_functions[] = {
   NULL,
 };
 
-static gboolean
-is_set (const char *text)
-{
-  return text != NULL && text[0] != '\0';
-}
+#define SERVER(self) GRAMMAR_SERVER_DATABASE (self)
 
 /* libmariadb is thread-safe once the library is initialized, which
  * mysql_init() would otherwise do lazily, racing with other threads.
@@ -210,7 +177,7 @@ grammar_mysql_database_set_error (GrammarMysqlDatabase  *self,
       if (is_statement_timeout (code))
         g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,
                      "the statement ran longer than query-timeout=%u s and was stopped by the server: %s",
-                     self->query_timeout, message);
+                     grammar_server_database_get_query_timeout (SERVER (self)), message);
       else if (is_connection_lost (code))
         g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,
                      "lost the connection to %s: %s", self->server_name, message);
@@ -237,81 +204,15 @@ set_statement_error (GrammarMysqlDatabase  *self,
 
 /* Connections. */
 
-static char *
-describe_server (GrammarMysqlDatabase *self)
-{
-  g_autofree char *where = NULL;
-
-  if (is_set (self->socket))
-    where = g_strdup_printf ("socket %s", self->socket);
-  else
-    where = g_strdup_printf ("%s:%u", is_set (self->host) ? self->host : "localhost",
-                             self->port != 0 ? self->port : 3306);
-  return g_strdup_printf ("MySQL server %s, database “%s”, user “%s”", where,
-                          is_set (self->database) ? self->database : "",
-                          is_set (self->user) ? self->user : "");
-}
-
-static gboolean
-check_settings (GrammarMysqlDatabase  *self,
-                GError               **error)
-{
-  const char * const sslmodes[] = { "disable", "prefer", "require", "verify-ca", "verify-full", NULL };
-
-  if (!is_set (self->database))
-    {
-      g_set_error_literal (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                           "set database= to the database to read");
-      return FALSE;
-    }
-  if (is_set (self->host) && is_set (self->socket))
-    {
-      g_set_error_literal (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                           "host= and socket= exclude each other");
-      return FALSE;
-    }
-  if (!g_strv_contains (sslmodes, self->sslmode))
-    {
-      g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                   "sslmode=%s is not one of disable, prefer, require, verify-ca, verify-full",
-                   self->sslmode);
-      return FALSE;
-    }
-  if (is_set (self->ca_file) && g_str_equal (self->sslmode, "disable"))
-    {
-      g_set_error_literal (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                           "ca-file= is set but sslmode=disable turns TLS off");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Reads the password from the environment variable password-env=
- * names; messages name the variable, never its value. */
-static gboolean
-get_password (GrammarMysqlDatabase  *self,
-              const char           **password,
-              GError               **error)
-{
-  *password = NULL;
-  if (!is_set (self->password_env))
-    return TRUE;
-  *password = g_getenv (self->password_env);
-  if (*password != NULL)
-    return TRUE;
-  g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-               "cannot connect to %s: the environment variable %s (password-env=) is not set",
-               self->server_name, self->password_env);
-  return FALSE;
-}
-
 static void
 set_tls_options (GrammarMysqlDatabase *self,
                  MYSQL                *connection)
 {
+  const char *sslmode = grammar_server_database_get_sslmode (SERVER (self));
+  const char *ca_file = grammar_server_database_get_ca_file (SERVER (self));
   my_bool on = 1, off = 0;
 
-  if (g_str_equal (self->sslmode, "disable"))
+  if (g_str_equal (sslmode, "disable"))
     {
       mysql_optionsv (connection, MYSQL_OPT_SSL_ENFORCE, &off);
       return;
@@ -319,11 +220,11 @@ set_tls_options (GrammarMysqlDatabase *self,
   /* libmariadb then uses TLS when the server offers it and goes on in
    * clear text otherwise; require checks afterwards (check_tls). */
   mysql_optionsv (connection, MYSQL_OPT_SSL_ENFORCE, &on);
-  if (is_set (self->ca_file))
-    mysql_optionsv (connection, MYSQL_OPT_SSL_CA, self->ca_file);
+  if (ca_file != NULL)
+    mysql_optionsv (connection, MYSQL_OPT_SSL_CA, ca_file);
   /* libmariadb checks the chain and the host name together: verify-ca
    * is as strict as verify-full. */
-  if (g_str_has_prefix (self->sslmode, "verify-"))
+  if (g_str_has_prefix (sslmode, "verify-"))
     mysql_optionsv (connection, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on);
 }
 
@@ -331,15 +232,16 @@ static void
 set_options (GrammarMysqlDatabase *self,
              MYSQL                *connection)
 {
-  unsigned int connect_timeout = self->connect_timeout;
+  unsigned int connect_timeout = grammar_server_database_get_connect_timeout (SERVER (self));
+  unsigned int query_timeout = grammar_server_database_get_query_timeout (SERVER (self));
   my_bool report_truncation = 1;
 
   mysql_optionsv (connection, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
   /* With a statement timeout the server answers within it; without one
    * a long query is legitimate, and the client waits for it. */
-  if (self->query_timeout > 0)
+  if (query_timeout > 0)
     {
-      unsigned int io_timeout = self->query_timeout + self->connect_timeout;
+      unsigned int io_timeout = query_timeout + connect_timeout;
 
       mysql_optionsv (connection, MYSQL_OPT_READ_TIMEOUT, &io_timeout);
       mysql_optionsv (connection, MYSQL_OPT_WRITE_TIMEOUT, &io_timeout);
@@ -366,15 +268,16 @@ setup_session (GrammarMysqlDatabase  *self,
                gboolean               is_mariadb,
                GError               **error)
 {
+  guint query_timeout = grammar_server_database_get_query_timeout (SERVER (self));
   g_autofree char *timeout = NULL;
   g_autofree char *session = NULL;
 
-  if (self->query_timeout == 0)
+  if (query_timeout == 0)
     timeout = g_strdup ("");
   else if (is_mariadb)
-    timeout = g_strdup_printf (", max_statement_time = %u", self->query_timeout);
+    timeout = g_strdup_printf (", max_statement_time = %u", query_timeout);
   else
-    timeout = g_strdup_printf (", max_execution_time = %u", self->query_timeout * 1000);
+    timeout = g_strdup_printf (", max_execution_time = %u", query_timeout * 1000);
 
   session = g_strconcat ("SET SESSION sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES',"
                          " time_zone = '+00:00'", timeout, NULL);
@@ -392,12 +295,14 @@ check_tls (GrammarMysqlDatabase  *self,
            MYSQL                 *connection,
            GError               **error)
 {
-  if (g_str_equal (self->sslmode, "disable") || g_str_equal (self->sslmode, "prefer") ||
+  const char *sslmode = grammar_server_database_get_sslmode (SERVER (self));
+
+  if (g_str_equal (sslmode, "disable") || g_str_equal (sslmode, "prefer") ||
       mysql_get_ssl_cipher (connection) != NULL)
     return TRUE;
   g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                "cannot connect to %s: sslmode=%s but the connection is not encrypted "
-               "(the server does not offer TLS)", self->server_name, self->sslmode);
+               "(the server does not offer TLS)", self->server_name, sslmode);
   return FALSE;
 }
 
@@ -405,12 +310,15 @@ static MYSQL *
 open_connection (GrammarMysqlDatabase  *self,
                  GError               **error)
 {
+  GrammarServerDatabase *server = SERVER (self);
+  const char *socket = grammar_server_database_get_socket (server);
+  const char *password_env = grammar_server_database_get_password_env (server);
   MYSQL *connection;
   const char *password;
   const char *host;
   gboolean is_mariadb;
 
-  if (!get_password (self, &password, error))
+  if (!grammar_server_database_get_password (server, &password, error))
     return NULL;
 
   connection = mysql_init (NULL);
@@ -423,16 +331,17 @@ open_connection (GrammarMysqlDatabase  *self,
   set_options (self, connection);
 
   /* libmariadb takes “localhost” (or no host) for the Unix socket. */
-  host = is_set (self->socket) ? "localhost" : (is_set (self->host) ? self->host : NULL);
-  if (mysql_real_connect (connection, host, self->user, password, self->database,
-                          self->port, is_set (self->socket) ? self->socket : NULL, 0) == NULL)
+  host = socket != NULL ? "localhost" : grammar_server_database_get_host (server);
+  if (mysql_real_connect (connection, host, grammar_server_database_get_user (server), password,
+                          grammar_server_database_get_database (server), grammar_server_database_get_port (server),
+                          socket, 0) == NULL)
     {
       unsigned int code = mysql_errno (connection);
 
-      if (code == ER_ACCESS_DENIED_ERROR && is_set (self->password_env))
+      if (code == ER_ACCESS_DENIED_ERROR && password_env != NULL)
         g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                      "cannot connect to %s: %s; the password is read from the environment variable %s "
-                     "(password-env=)", self->server_name, mysql_error (connection), self->password_env);
+                     "(password-env=)", self->server_name, mysql_error (connection), password_env);
       else
         g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                      "cannot connect to %s: %s", self->server_name, mysql_error (connection));
@@ -1351,8 +1260,8 @@ grammar_mysql_database_initable_init (GInitable     *initable,
   if (self->initialized)
     return TRUE;
   g_free (self->server_name);
-  self->server_name = describe_server (self);
-  if (!ensure_library (error) || !check_settings (self, error))
+  self->server_name = grammar_server_database_describe (SERVER (self));
+  if (!ensure_library (error) || !grammar_server_database_check_settings (SERVER (self), error))
     return FALSE;
 
   /* The first connection checks the settings and the credentials now
@@ -1375,233 +1284,27 @@ grammar_mysql_database_finalize (GObject *object)
   g_mutex_clear (&self->schema_lock);
   g_ptr_array_unref (self->idle);
   g_mutex_clear (&self->pool_lock);
-  g_free (self->host);
-  g_free (self->socket);
-  g_free (self->database);
-  g_free (self->user);
-  g_free (self->password_env);
-  g_free (self->sslmode);
-  g_free (self->ca_file);
   g_free (self->server_name);
 
   G_OBJECT_CLASS (grammar_mysql_database_parent_class)->finalize (object);
 }
 
 static void
-grammar_mysql_database_get_property (GObject    *object,
-                                     guint       prop_id,
-                                     GValue     *value,
-                                     GParamSpec *pspec)
-{
-  GrammarMysqlDatabase *self = GRAMMAR_MYSQL_DATABASE (object);
-
-  switch (prop_id)
-    {
-    case PROP_HOST:
-      g_value_set_string (value, self->host);
-      break;
-    case PROP_PORT:
-      g_value_set_uint (value, self->port);
-      break;
-    case PROP_SOCKET:
-      g_value_set_string (value, self->socket);
-      break;
-    case PROP_DATABASE:
-      g_value_set_string (value, self->database);
-      break;
-    case PROP_USER:
-      g_value_set_string (value, self->user);
-      break;
-    case PROP_PASSWORD_ENV:
-      g_value_set_string (value, self->password_env);
-      break;
-    case PROP_SSLMODE:
-      g_value_set_string (value, self->sslmode);
-      break;
-    case PROP_CA_FILE:
-      g_value_set_string (value, self->ca_file);
-      break;
-    case PROP_CONNECT_TIMEOUT:
-      g_value_set_uint (value, self->connect_timeout);
-      break;
-    case PROP_QUERY_TIMEOUT:
-      g_value_set_uint (value, self->query_timeout);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-set_string (char         **field,
-            const GValue  *value)
-{
-  g_free (*field);
-  *field = g_value_dup_string (value);
-}
-
-static void
-grammar_mysql_database_set_property (GObject      *object,
-                                     guint         prop_id,
-                                     const GValue *value,
-                                     GParamSpec   *pspec)
-{
-  GrammarMysqlDatabase *self = GRAMMAR_MYSQL_DATABASE (object);
-
-  switch (prop_id)
-    {
-    case PROP_HOST:
-      set_string (&self->host, value);
-      break;
-    case PROP_PORT:
-      self->port = g_value_get_uint (value);
-      break;
-    case PROP_SOCKET:
-      set_string (&self->socket, value);
-      break;
-    case PROP_DATABASE:
-      set_string (&self->database, value);
-      break;
-    case PROP_USER:
-      set_string (&self->user, value);
-      break;
-    case PROP_PASSWORD_ENV:
-      set_string (&self->password_env, value);
-      break;
-    case PROP_SSLMODE:
-      set_string (&self->sslmode, value);
-      if (self->sslmode == NULL)
-        self->sslmode = g_strdup ("prefer");
-      break;
-    case PROP_CA_FILE:
-      set_string (&self->ca_file, value);
-      break;
-    case PROP_CONNECT_TIMEOUT:
-      self->connect_timeout = g_value_get_uint (value);
-      break;
-    case PROP_QUERY_TIMEOUT:
-      self->query_timeout = g_value_get_uint (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 grammar_mysql_database_class_init (GrammarMysqlDatabaseClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
+  GrammarServerDatabaseClass *server_class = GRAMMAR_SERVER_DATABASE_CLASS (klass);
+  static const char * const sslmodes[] = { "disable", "prefer", "require", "verify-ca", "verify-full", NULL };
 
   object_class->finalize = grammar_mysql_database_finalize;
-  object_class->get_property = grammar_mysql_database_get_property;
-  object_class->set_property = grammar_mysql_database_set_property;
 
-  /**
-   * GrammarMysqlDatabase:host:
-   *
-   * The server's host name or address, for TCP. Without it and without
-   * #GrammarMysqlDatabase:socket, the client library's default socket.
-   */
-  properties[PROP_HOST] =
-    g_param_spec_string ("host", "Host",
-                         "Host name or address of the server (TCP); excludes socket=",
-                         NULL, flags);
-
-  /**
-   * GrammarMysqlDatabase:port:
-   *
-   * The TCP port, 0 for the default 3306.
-   */
-  properties[PROP_PORT] =
-    g_param_spec_uint ("port", "Port", "TCP port of the server (0: 3306)",
-                       0, 65535, 0, flags);
-
-  /**
-   * GrammarMysqlDatabase:socket:
-   *
-   * The path of the server's Unix socket, instead of #GrammarMysqlDatabase:host.
-   */
-  properties[PROP_SOCKET] =
-    g_param_spec_string ("socket", "Socket",
-                         "Path of the server's Unix socket; excludes host=",
-                         NULL, flags | GRAMMAR_PARAM_PATH);
-
-  /**
-   * GrammarMysqlDatabase:database:
-   *
-   * The database (schema) whose tables are read. Required.
-   */
-  properties[PROP_DATABASE] =
-    g_param_spec_string ("database", "Database", "The database to read (required)",
-                         NULL, flags);
-
-  /**
-   * GrammarMysqlDatabase:user:
-   *
-   * The user to connect as; it needs only SELECT on the database.
-   */
-  properties[PROP_USER] =
-    g_param_spec_string ("user", "User", "User name; SELECT on the database is enough",
-                         NULL, flags);
-
-  /**
-   * GrammarMysqlDatabase:password-env:
-   *
-   * The name of the environment variable that holds the password. The
-   * password itself is never written in the keyfile.
-   */
-  properties[PROP_PASSWORD_ENV] =
-    g_param_spec_string ("password-env", "Password variable",
-                         "Name of the environment variable holding the password",
-                         NULL, flags);
-
-  /**
-   * GrammarMysqlDatabase:sslmode:
-   *
-   * TLS: `disable`, `prefer` (TLS when the server offers it), `require`
-   * (fail without TLS), `verify-ca` or `verify-full` (TLS with the
-   * server's certificate checked against #GrammarMysqlDatabase:ca-file,
-   * host name included in both: libmariadb checks them together).
-   */
-  properties[PROP_SSLMODE] =
-    g_param_spec_string ("sslmode", "TLS mode",
-                         "disable, prefer, require, verify-ca or verify-full",
-                         "prefer", flags);
-
-  /**
-   * GrammarMysqlDatabase:ca-file:
-   *
-   * The certificate authorities the server's certificate is checked
-   * against, a PEM file.
-   */
-  properties[PROP_CA_FILE] =
-    g_param_spec_string ("ca-file", "CA file",
-                         "PEM file of the certificate authorities for verify-ca and verify-full",
-                         NULL, flags | GRAMMAR_PARAM_PATH);
-
-  /**
-   * GrammarMysqlDatabase:connect-timeout:
-   *
-   * Seconds to wait for the server when connecting.
-   */
-  properties[PROP_CONNECT_TIMEOUT] =
-    g_param_spec_uint ("connect-timeout", "Connect timeout",
-                       "Seconds to wait for the server when connecting",
-                       1, 3600, 10, flags);
-
-  /**
-   * GrammarMysqlDatabase:query-timeout:
-   *
-   * Seconds a statement may run on the server, reading its rows
-   * included, before the server stops it; 0 for no limit.
-   */
-  properties[PROP_QUERY_TIMEOUT] =
-    g_param_spec_uint ("query-timeout", "Query timeout",
-                       "Seconds a statement may run on the server before it is stopped (0: no limit)",
-                       0, 86400, 0, flags);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* The keys (host, port, socket, database, user, password-env,
+   * sslmode, ca-file, connect-timeout, query-timeout) are
+   * GrammarServerDatabase's. libmariadb checks the chain and the host
+   * name together: verify-ca is as strict as verify-full. */
+  server_class->server_name = "MySQL server";
+  server_class->default_port = 3306;
+  server_class->sslmodes = sslmodes;
 }
 
 static void
@@ -1615,8 +1318,6 @@ grammar_mysql_database_init (GrammarMysqlDatabase *self)
   g_mutex_init (&self->pool_lock);
   g_mutex_init (&self->schema_lock);
   self->idle = g_ptr_array_new_with_free_func ((GDestroyNotify) mysql_close);
-  self->sslmode = g_strdup ("prefer");
-  self->connect_timeout = 10;
 }
 
 static void

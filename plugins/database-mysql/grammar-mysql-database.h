@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 #define GRAMMAR_TYPE_MYSQL_DATABASE (grammar_mysql_database_get_type ())
-G_DECLARE_FINAL_TYPE (GrammarMysqlDatabase, grammar_mysql_database, GRAMMAR, MYSQL_DATABASE, GObject)
+G_DECLARE_FINAL_TYPE (GrammarMysqlDatabase, grammar_mysql_database, GRAMMAR, MYSQL_DATABASE, GrammarServerDatabase)
 
 void     grammar_mysql_database_register           (GTypeModule           *module);
 

@@ -34,7 +34,7 @@
  * pg_terminate_backend()) is opened again once before a statement.
  *
  * The password is read from the environment variable that
- * #GrammarPostgresDatabase:password-env names, never from the keyfile,
+ * #GrammarServerDatabase:password-env names, never from the keyfile,
  * and never appears in a message.
  */
 
@@ -46,18 +46,8 @@
 
 struct _GrammarPostgresDatabase
 {
-  GObject parent_instance;
+  GrammarServerDatabase parent_instance;
 
-  char *host;
-  guint port;
-  char *socket;
-  char *database;
-  char *user;
-  char *password_env;
-  char *sslmode;
-  char *ca_file;
-  guint connect_timeout;
-  guint query_timeout;
   char *schema_name;
 
   gboolean opened;          /* g_initable_init() succeeded */
@@ -71,16 +61,6 @@ struct _GrammarPostgresDatabase
 enum
 {
   PROP_0,
-  PROP_HOST,
-  PROP_PORT,
-  PROP_SOCKET,
-  PROP_DATABASE,
-  PROP_USER,
-  PROP_PASSWORD_ENV,
-  PROP_SSLMODE,
-  PROP_CA_FILE,
-  PROP_CONNECT_TIMEOUT,
-  PROP_QUERY_TIMEOUT,
   PROP_SCHEMA,
   N_PROPS
 };
@@ -90,7 +70,7 @@ static GParamSpec *properties[N_PROPS];
 static void grammar_postgres_database_database_iface_init (GrammarDatabaseInterface *iface);
 static void grammar_postgres_database_initable_iface_init (GInitableIface *iface);
 
-G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarPostgresDatabase, grammar_postgres_database, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarPostgresDatabase, grammar_postgres_database, GRAMMAR_TYPE_SERVER_DATABASE, G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (GRAMMAR_TYPE_DATABASE,
                                                                grammar_postgres_database_database_iface_init)
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE,
@@ -154,24 +134,14 @@ is_set (const char *text)
   return text != NULL && text[0] != '\0';
 }
 
+#define SERVER(self) GRAMMAR_SERVER_DATABASE (self)
+
 /* Where the server is, for messages: the socket folder or host and
  * port, the database and the user. */
 static char *
 describe_server (GrammarPostgresDatabase *self)
 {
-  g_autoptr (GString) text = g_string_new ("PostgreSQL server ");
-
-  if (is_set (self->socket))
-    g_string_append_printf (text, "at socket folder “%s” (port %u)", self->socket, self->port);
-  else if (is_set (self->host))
-    g_string_append_printf (text, "%s:%u", self->host, self->port);
-  else
-    g_string_append_printf (text, "at the default socket (port %u)", self->port);
-  if (is_set (self->database))
-    g_string_append_printf (text, ", database “%s”", self->database);
-  if (is_set (self->user))
-    g_string_append_printf (text, ", user “%s”", self->user);
-  return g_string_free (g_steal_pointer (&text), FALSE);
+  return grammar_server_database_describe (SERVER (self));
 }
 
 /* libpq's messages end with a newline and may hold several lines (one
@@ -204,26 +174,10 @@ static gboolean
 check_settings (GrammarPostgresDatabase  *self,
                 GError                  **error)
 {
-  static const char * const sslmodes[] = {
-    "disable", "allow", "prefer", "require", "verify-ca", "verify-full", NULL,
-  };
-
   if (!PQisthreadsafe ())
     {
       g_set_error_literal (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                            "the libpq library was built without thread support");
-      return FALSE;
-    }
-  if (is_set (self->host) && is_set (self->socket))
-    {
-      g_set_error_literal (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                           "host= and socket= exclude each other");
-      return FALSE;
-    }
-  if (!is_set (self->database))
-    {
-      g_set_error_literal (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                           "set database=, the name of the database to read");
       return FALSE;
     }
   if (!is_set (self->schema_name))
@@ -232,23 +186,7 @@ check_settings (GrammarPostgresDatabase  *self,
                            "schema= is empty: name the schema whose tables are read (public by default)");
       return FALSE;
     }
-  if (!g_strv_contains (sslmodes, self->sslmode != NULL ? self->sslmode : ""))
-    {
-      g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                   "sslmode=%s is not one of disable, allow, prefer, require, verify-ca, verify-full",
-                   self->sslmode != NULL ? self->sslmode : "");
-      return FALSE;
-    }
-  if (is_set (self->password_env) && g_getenv (self->password_env) == NULL)
-    {
-      g_autofree char *server = describe_server (self);
-
-      g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
-                   "cannot connect to %s: password-env=%s names an environment variable that is not set",
-                   server, self->password_env);
-      return FALSE;
-    }
-  return TRUE;
+  return grammar_server_database_check_settings (SERVER (self), error);
 }
 
 static gboolean
@@ -259,10 +197,10 @@ fail_connect (GrammarPostgresDatabase  *self,
   g_autofree char *server = describe_server (self);
   g_autofree char *line = dup_message (message);
 
-  if (is_set (self->password_env))
+  if (grammar_server_database_get_password_env (SERVER (self)) != NULL)
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                  "cannot connect to %s (password from $%s, password-env=): %s",
-                 server, self->password_env, line);
+                 server, grammar_server_database_get_password_env (SERVER (self)), line);
   else
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                  "cannot connect to %s: %s", server, line);
@@ -278,7 +216,7 @@ session_options (GrammarPostgresDatabase *self)
   return g_strdup_printf ("-c default_transaction_read_only=on -c statement_timeout=%" G_GUINT64_FORMAT
                           " -c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601"
                           " -c extra_float_digits=1",
-                          (guint64) self->query_timeout * 1000);
+                          (guint64) grammar_server_database_get_query_timeout (SERVER (self)) * 1000);
 }
 
 /* Makes unqualified names resolve in the schema, and checks that it
@@ -322,29 +260,37 @@ open_connection (GrammarPostgresDatabase  *self,
                  GError                  **error)
 {
   g_autofree char *options = session_options (self);
-  g_autofree char *port = g_strdup_printf ("%u", self->port);
-  g_autofree char *timeout = g_strdup_printf ("%u", self->connect_timeout);
-  const char *password = is_set (self->password_env) ? g_getenv (self->password_env) : NULL;
+  GrammarServerDatabase *server = SERVER (self);
+  g_autofree char *port = g_strdup_printf ("%u", grammar_server_database_get_port (server));
+  g_autofree char *timeout = g_strdup_printf ("%u", grammar_server_database_get_connect_timeout (server));
+  const char *socket = grammar_server_database_get_socket (server);
+  const char *host = grammar_server_database_get_host (server);
+  const char *user = grammar_server_database_get_user (server);
+  const char *ca_file = grammar_server_database_get_ca_file (server);
+  const char *password = NULL;
   const char *keywords[16];
   const char *values[16];
   guint n = 0;
   PGconn *conn;
 
+  if (!grammar_server_database_get_password (server, &password, error))
+    return NULL;
+
 #define ADD(keyword, value) G_STMT_START { keywords[n] = (keyword); values[n] = (value); n++; } G_STMT_END
   /* A socket folder is given to libpq as the host. */
-  if (is_set (self->socket))
-    ADD ("host", self->socket);
-  else if (is_set (self->host))
-    ADD ("host", self->host);
+  if (socket != NULL)
+    ADD ("host", socket);
+  else if (host != NULL)
+    ADD ("host", host);
   ADD ("port", port);
-  ADD ("dbname", self->database);
-  if (is_set (self->user))
-    ADD ("user", self->user);
+  ADD ("dbname", grammar_server_database_get_database (server));
+  if (user != NULL)
+    ADD ("user", user);
   if (password != NULL)
     ADD ("password", password);
-  ADD ("sslmode", self->sslmode);
-  if (is_set (self->ca_file))
-    ADD ("sslrootcert", self->ca_file);
+  ADD ("sslmode", grammar_server_database_get_sslmode (server));
+  if (ca_file != NULL)
+    ADD ("sslrootcert", ca_file);
   ADD ("connect_timeout", timeout);
   ADD ("application_name", "grammar");
   ADD ("client_encoding", "UTF8");
@@ -502,10 +448,11 @@ grammar_postgres_database_set_error (GrammarPostgresDatabase  *self,
   else if (g_str_equal (state, "25006"))
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY,
                  READ_ONLY_MESSAGE ": %s", message);
-  else if (g_str_equal (state, "57014") && self->query_timeout > 0 && strstr (message, "statement timeout") != NULL)
+  else if (g_str_equal (state, "57014") && grammar_server_database_get_query_timeout (SERVER (self)) > 0 &&
+           strstr (message, "statement timeout") != NULL)
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,
                  "the statement ran longer than query-timeout=%u s, and the server stopped it (%s)",
-                 self->query_timeout, message);
+                 grammar_server_database_get_query_timeout (SERVER (self)), message);
   else if (g_str_equal (state, "42P18"))
     /* A parameter number the statement skips, or one whose type the
      * statement does not tell. */
@@ -1361,47 +1308,9 @@ grammar_postgres_database_finalize (GObject *object)
   g_mutex_clear (&self->schema_lock);
   g_ptr_array_unref (self->idle);
   g_mutex_clear (&self->pool_lock);
-  g_free (self->host);
-  g_free (self->socket);
-  g_free (self->database);
-  g_free (self->user);
-  g_free (self->password_env);
-  g_free (self->sslmode);
-  g_free (self->ca_file);
   g_free (self->schema_name);
 
   G_OBJECT_CLASS (grammar_postgres_database_parent_class)->finalize (object);
-}
-
-static char **
-string_field (GrammarPostgresDatabase *self,
-              guint                    prop_id)
-{
-  switch (prop_id)
-    {
-    case PROP_HOST: return &self->host;
-    case PROP_SOCKET: return &self->socket;
-    case PROP_DATABASE: return &self->database;
-    case PROP_USER: return &self->user;
-    case PROP_PASSWORD_ENV: return &self->password_env;
-    case PROP_SSLMODE: return &self->sslmode;
-    case PROP_CA_FILE: return &self->ca_file;
-    case PROP_SCHEMA: return &self->schema_name;
-    default: return NULL;
-    }
-}
-
-static guint *
-uint_field (GrammarPostgresDatabase *self,
-            guint                    prop_id)
-{
-  switch (prop_id)
-    {
-    case PROP_PORT: return &self->port;
-    case PROP_CONNECT_TIMEOUT: return &self->connect_timeout;
-    case PROP_QUERY_TIMEOUT: return &self->query_timeout;
-    default: return NULL;
-    }
 }
 
 static void
@@ -1411,15 +1320,15 @@ grammar_postgres_database_get_property (GObject    *object,
                                         GParamSpec *pspec)
 {
   GrammarPostgresDatabase *self = GRAMMAR_POSTGRES_DATABASE (object);
-  char **text = string_field (self, prop_id);
-  guint *number = uint_field (self, prop_id);
 
-  if (text != NULL)
-    g_value_set_string (value, *text);
-  else if (number != NULL)
-    g_value_set_uint (value, *number);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  switch (prop_id)
+    {
+    case PROP_SCHEMA:
+      g_value_set_string (value, self->schema_name);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -1429,130 +1338,38 @@ grammar_postgres_database_set_property (GObject      *object,
                                         GParamSpec   *pspec)
 {
   GrammarPostgresDatabase *self = GRAMMAR_POSTGRES_DATABASE (object);
-  char **text = string_field (self, prop_id);
-  guint *number = uint_field (self, prop_id);
 
-  if (text != NULL)
+  switch (prop_id)
     {
-      g_free (*text);
-      *text = g_value_dup_string (value);
+    case PROP_SCHEMA:
+      g_free (self->schema_name);
+      self->schema_name = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
-  else if (number != NULL)
-    *number = g_value_get_uint (value);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
 grammar_postgres_database_class_init (GrammarPostgresDatabaseClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GrammarServerDatabaseClass *server_class = GRAMMAR_SERVER_DATABASE_CLASS (klass);
+  static const char * const sslmodes[] = {
+    "disable", "allow", "prefer", "require", "verify-ca", "verify-full", NULL,
+  };
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = grammar_postgres_database_finalize;
   object_class->get_property = grammar_postgres_database_get_property;
   object_class->set_property = grammar_postgres_database_set_property;
 
-  /**
-   * GrammarPostgresDatabase:host:
-   *
-   * The server's host name or IP address. Leave it out, and set
-   * #GrammarPostgresDatabase:socket, to connect through a Unix socket.
-   */
-  properties[PROP_HOST] =
-    g_param_spec_string ("host", "Host", "Host name or IP address of the PostgreSQL server",
-                         NULL, flags);
-
-  /**
-   * GrammarPostgresDatabase:port:
-   *
-   * The server's TCP port, which also names its socket file.
-   */
-  properties[PROP_PORT] =
-    g_param_spec_uint ("port", "Port", "TCP port of the server (it also names the socket file)",
-                       1, 65535, 5432, flags);
-
-  /**
-   * GrammarPostgresDatabase:socket:
-   *
-   * The folder that holds the server's Unix socket (such as
-   * `/var/run/postgresql`), instead of #GrammarPostgresDatabase:host.
-   */
-  properties[PROP_SOCKET] =
-    g_param_spec_string ("socket", "Socket folder",
-                         "Folder of the server's Unix socket, instead of host=",
-                         NULL, flags | GRAMMAR_PARAM_PATH);
-
-  /**
-   * GrammarPostgresDatabase:database:
-   *
-   * The name of the database.
-   */
-  properties[PROP_DATABASE] =
-    g_param_spec_string ("database", "Database", "Name of the database to read",
-                         NULL, flags);
-
-  /**
-   * GrammarPostgresDatabase:user:
-   *
-   * The role to log in as: one with SELECT only, ideally.
-   */
-  properties[PROP_USER] =
-    g_param_spec_string ("user", "User", "Role to log in as (a read-only role)",
-                         NULL, flags);
-
-  /**
-   * GrammarPostgresDatabase:password-env:
-   *
-   * The name of the environment variable that holds the password. The
-   * password itself is never written in the keyfile.
-   */
-  properties[PROP_PASSWORD_ENV] =
-    g_param_spec_string ("password-env", "Password variable",
-                         "Name of the environment variable that holds the password",
-                         NULL, flags);
-
-  /**
-   * GrammarPostgresDatabase:sslmode:
-   *
-   * libpq's SSL mode: `disable`, `prefer`, `require`, `verify-ca` or
-   * `verify-full`.
-   */
-  properties[PROP_SSLMODE] =
-    g_param_spec_string ("sslmode", "SSL mode",
-                         "disable, prefer, require, verify-ca or verify-full",
-                         "prefer", flags);
-
-  /**
-   * GrammarPostgresDatabase:ca-file:
-   *
-   * The certificates of the authorities the server's certificate is
-   * checked against, for `verify-ca` and `verify-full`.
-   */
-  properties[PROP_CA_FILE] =
-    g_param_spec_string ("ca-file", "CA file",
-                         "PEM file of the certificate authorities that sign the server's certificate",
-                         NULL, flags | GRAMMAR_PARAM_PATH);
-
-  /**
-   * GrammarPostgresDatabase:connect-timeout:
-   *
-   * Seconds to wait for a connection (libpq waits at least 2).
-   */
-  properties[PROP_CONNECT_TIMEOUT] =
-    g_param_spec_uint ("connect-timeout", "Connect timeout", "Seconds to wait for a connection",
-                       0, G_MAXINT, 10, flags);
-
-  /**
-   * GrammarPostgresDatabase:query-timeout:
-   *
-   * Seconds a statement may run before the server stops it, 0 for no
-   * limit (the server's `statement_timeout`).
-   */
-  properties[PROP_QUERY_TIMEOUT] =
-    g_param_spec_uint ("query-timeout", "Query timeout",
-                       "Seconds a statement may run before the server stops it, 0 for no limit",
-                       0, G_MAXINT / 1000, 0, flags);
+  /* The keys of the server (host, port, socket, database, user,
+   * password-env, sslmode, ca-file, connect-timeout, query-timeout)
+   * are GrammarServerDatabase's; libpq also knows sslmode=allow. */
+  server_class->server_name = "PostgreSQL server";
+  server_class->default_port = 5432;
+  server_class->sslmodes = sslmodes;
 
   /**
    * GrammarPostgresDatabase:schema:
@@ -1578,9 +1395,6 @@ grammar_postgres_database_init (GrammarPostgresDatabase *self)
   g_mutex_init (&self->pool_lock);
   g_mutex_init (&self->schema_lock);
   self->idle = g_ptr_array_new_with_free_func ((GDestroyNotify) PQfinish);
-  self->port = 5432;
-  self->sslmode = g_strdup ("prefer");
-  self->connect_timeout = 10;
   self->schema_name = g_strdup ("public");
 }
 
