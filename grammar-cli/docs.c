@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 #include "grammar-cli.h"
 
@@ -31,14 +30,13 @@ options_clear (Options *options)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
+/* In the generator's worker thread. */
 static void
 on_progress (GrammarDocumentGenerator *generator,
              gpointer                  user_data)
 {
-  fprintf (stderr, "\r\033[Kgrammar docs: %" G_GUINT64_FORMAT " documents, %u tables done",
-           grammar_document_generator_get_n_documents (generator),
-           grammar_document_generator_get_n_tables (generator));
-  fflush (stderr);
+  grammar_cli_progress_draw (user_data, grammar_document_generator_get_n_documents (generator), 0,
+                             "tables done: %u", grammar_document_generator_get_n_tables (generator));
 }
 
 static void
@@ -175,7 +173,7 @@ grammar_cli_docs (int    argc,
   g_autoptr (GrammarDocumentGenerator) generator = NULL;
   g_autoptr (GObject) llm = NULL;
   g_autoptr (GError) error = NULL;
-  gboolean progress;
+  GrammarCliProgress progress;
   guint64 n_documents;
   guint n_tables;
   int status = GRAMMAR_EXIT_OK;
@@ -221,18 +219,17 @@ grammar_cli_docs (int    argc,
   if (generator == NULL)
     return grammar_cli_report ("docs", error);
 
-  progress = !options.quiet && isatty (fileno (stderr));
-  if (progress)
-    g_signal_connect (generator, "progress", G_CALLBACK (on_progress), NULL);
+  grammar_cli_progress_init (&progress, "docs", "documents", options.quiet);
+  if (progress.enabled)
+    g_signal_connect (generator, "progress", G_CALLBACK (on_progress), &progress);
   /* SIGINT, SIGTERM or SIGHUP cancel the run: the library removes its
    * temporary file and the previous corpus stays */
   status = grammar_cli_run_until_done (G_OBJECT (generator), start_generate, options.output,
                                        (GrammarCliFinish) grammar_document_generator_generate_to_file_finish,
                                        &error);
+  grammar_cli_progress_end (&progress);
   if (status != GRAMMAR_EXIT_OK)
     {
-      if (progress)
-        fputs ("\r\033[K", stderr);
       grammar_cli_print_llm_stats (llm);
       if (error == NULL)
         {
@@ -241,8 +238,6 @@ grammar_cli_docs (int    argc,
         }
       return grammar_cli_report ("docs", error);
     }
-  if (progress)
-    fputs ("\r\033[K", stderr);
 
   print_warnings (generator);
   n_documents = grammar_document_generator_get_n_documents (generator);

@@ -155,4 +155,31 @@ GObject       *grammar_cli_build_generator (GrammarConfig  *config,
                                             const char     *llm_section,
                                             GError        **error);
 
+/* The progress line of a long command on a terminal (progress.c). */
+typedef struct
+{
+  GMutex lock;        /* qa and docs report from their worker thread */
+  gboolean enabled;   /* stderr is a terminal, and no -q */
+  gboolean drawn;
+  char command[32];
+  char unit[32];
+  gint64 started;
+  gint64 last_drawn;
+} GrammarCliProgress;
+
+void           grammar_cli_progress_init    (GrammarCliProgress *self,
+                                             const char         *command,
+                                             const char         *unit,
+                                             gboolean            quiet);
+void           grammar_cli_progress_restart (GrammarCliProgress *self,
+                                             const char         *command,
+                                             const char         *unit);
+void           grammar_cli_progress_draw    (GrammarCliProgress *self,
+                                             guint64             done,
+                                             guint64             total,
+                                             const char         *detail,
+                                             ...) G_GNUC_PRINTF (4, 5);
+void           grammar_cli_progress_clear   (GrammarCliProgress *self);
+void           grammar_cli_progress_end     (GrammarCliProgress *self);
+
 G_END_DECLS

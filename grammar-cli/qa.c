@@ -5,25 +5,34 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 #include "grammar-cli.h"
 
 typedef struct
 {
+  GrammarCliProgress line;
   guint n_templates;
 } Progress;
 
+static void
+progress_clear (Progress *progress)
+{
+  grammar_cli_progress_end (&progress->line);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Progress, progress_clear)
+
+/* In the generator's worker thread. */
 static void
 on_progress (GrammarQaGenerator *generator,
              gpointer            user_data)
 {
   Progress *progress = user_data;
 
-  fprintf (stderr, "\r\033[Kgrammar qa: templates %u/%u, groups %" G_GUINT64_FORMAT ", records %" G_GUINT64_FORMAT,
-           grammar_qa_generator_get_n_templates (generator), progress->n_templates,
-           grammar_qa_generator_get_n_groups (generator), grammar_qa_generator_get_n_records (generator));
-  fflush (stderr);
+  grammar_cli_progress_draw (&progress->line, grammar_qa_generator_get_n_records (generator), 0,
+                             "%" G_GUINT64_FORMAT " groups, template %u/%u",
+                             grammar_qa_generator_get_n_groups (generator),
+                             grammar_qa_generator_get_n_templates (generator), progress->n_templates);
 }
 
 typedef struct
@@ -151,7 +160,7 @@ grammar_cli_qa (int    argc,
   guint n_problems = 0;
   gint64 started;
   int status = GRAMMAR_EXIT_OK;
-  Progress progress = { 0, };
+  g_auto (Progress) progress = { 0, };
   GOptionEntry entries[] = {
     { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path, "The keyfile describing the components", "FILE" },
     { "input", 'i', 0, G_OPTION_ARG_FILENAME, &input, "The text templates (text-templates.json)", "FILE" },
@@ -212,7 +221,8 @@ grammar_cli_qa (int    argc,
   grammar_qa_generator_set_max_combinations (generator, max_combinations);
   grammar_qa_generator_set_documents (generator, documents);
   progress.n_templates = grammar_template_set_get_sql_templates (templates)->len;
-  if (!quiet && isatty (fileno (stderr)))
+  grammar_cli_progress_init (&progress.line, "qa", "records", quiet);
+  if (progress.line.enabled)
     g_signal_connect (generator, "progress", G_CALLBACK (on_progress), &progress);
 
   started = g_get_monotonic_time ();
@@ -222,10 +232,9 @@ grammar_cli_qa (int    argc,
    * temporary file and the previous dataset stays */
   status = grammar_cli_run_until_done (G_OBJECT (generator), start_generate, &generate,
                                        (GrammarCliFinish) grammar_qa_generator_generate_to_file_finish, &error);
+  grammar_cli_progress_clear (&progress.line);
   if (status != GRAMMAR_EXIT_OK)
     {
-      if (!quiet && isatty (fileno (stderr)))
-        fputs ("\r\033[K", stderr);
       if (error == NULL)
         {
           fprintf (stderr, "grammar qa: interrupted; %s was left as it was\n", output);
@@ -233,8 +242,6 @@ grammar_cli_qa (int    argc,
         }
       return grammar_cli_report ("qa", error);
     }
-  if (!quiet && isatty (fileno (stderr)))
-    fputs ("\r\033[K", stderr);
 
   warnings = grammar_qa_generator_dup_warnings (generator);
   print_lines ((const char * const *) warnings);

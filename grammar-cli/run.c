@@ -39,9 +39,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 typedef struct
 {
   gboolean quiet;
-  gboolean progress;   /* a progress line on a terminal */
-  gboolean drawn;
-  gint64 last_drawn;
+  GrammarCliProgress progress;
 } Output;
 
 static gboolean
@@ -87,15 +85,6 @@ apply_options (GrammarMethod *method,
 }
 
 static void
-clear_progress (Output *output)
-{
-  if (!output->drawn)
-    return;
-  fputs ("\r\033[K", stderr);
-  output->drawn = FALSE;
-}
-
-static void
 on_stage_started (GrammarMethod *method,
                   const char    *stage,
                   const char    *style,
@@ -103,6 +92,8 @@ on_stage_started (GrammarMethod *method,
                   const char    *reason,
                   Output        *output)
 {
+  /* The rate of each stage is its own. */
+  grammar_cli_progress_restart (&output->progress, stage, "records");
   if (output->quiet)
     return;
   if (g_str_equal (reason, "kept"))
@@ -125,7 +116,7 @@ on_stage_finished (GrammarMethod *method,
                    const char    *summary,
                    Output        *output)
 {
-  clear_progress (output);
+  grammar_cli_progress_clear (&output->progress);
   if (output->quiet || g_str_equal (summary, "kept from an earlier run"))
     return;
   fprintf (stderr, "grammar %s: %s\n", stage, summary);
@@ -137,7 +128,7 @@ on_warning (GrammarMethod *method,
             const char    *message,
             Output        *output)
 {
-  clear_progress (output);
+  grammar_cli_progress_clear (&output->progress);
   fprintf (stderr, "grammar %s: warning: %s\n", stage, message);
 }
 
@@ -148,14 +139,7 @@ on_progress (GrammarMethod *method,
              guint64        total,
              Output        *output)
 {
-  gint64 now = g_get_monotonic_time ();
-
-  if (!output->progress || (done < total && now - output->last_drawn < G_USEC_PER_SEC / 10))
-    return;
-  output->last_drawn = now;
-  output->drawn = TRUE;
-  fprintf (stderr, "\r\033[K  %s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, stage, done, total);
-  fflush (stderr);
+  grammar_cli_progress_draw (&output->progress, done, total, NULL);
 }
 
 /* The text report is the command's output. */
@@ -238,7 +222,7 @@ grammar_cli_run (int    argc,
   apply_options (method, &options);
 
   output.quiet = options.quiet;
-  output.progress = !options.quiet && isatty (fileno (stderr));
+  grammar_cli_progress_init (&output.progress, "run", "records", options.quiet);
   g_signal_connect (method, "stage-started", G_CALLBACK (on_stage_started), &output);
   g_signal_connect (method, "stage-finished", G_CALLBACK (on_stage_finished), &output);
   g_signal_connect (method, "warning", G_CALLBACK (on_warning), &output);
@@ -246,7 +230,7 @@ grammar_cli_run (int    argc,
 
   status = grammar_cli_run_until_done (G_OBJECT (method), start_method, NULL,
                                        (GrammarCliFinish) grammar_method_run_finish, &error);
-  clear_progress (&output);
+  grammar_cli_progress_end (&output.progress);
   if (status == GRAMMAR_EXIT_OK)
     {
       print_text_report (method);

@@ -5,20 +5,14 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 #include "grammar-cli.h"
-
-/* How often, at most, the progress line is redrawn. */
-#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
 
 typedef struct
 {
   const char *input;
   const char *output;
-  gint64 started;
-  gint64 last_drawn;
-  gboolean drawn;
+  GrammarCliProgress progress;
 } Stage;
 
 static void
@@ -29,16 +23,8 @@ on_progress (GrammarStageRunner *runner,
              gpointer            user_data)
 {
   Stage *stage = user_data;
-  gint64 now = g_get_monotonic_time ();
-  double seconds = (now - stage->started) / (double) G_USEC_PER_SEC;
 
-  if (done < total && now - stage->last_drawn < PROGRESS_INTERVAL_US)
-    return;
-  stage->last_drawn = now;
-  stage->drawn = TRUE;
-  fprintf (stderr, "\r\033[K  %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " records  %" G_GUINT64_FORMAT
-           " failed  %.1f/s", done, total, failed, seconds > 0.0 ? done / seconds : 0.0);
-  fflush (stderr);
+  grammar_cli_progress_draw (&stage->progress, done, total, "%" G_GUINT64_FORMAT " failed", failed);
 }
 
 static void
@@ -112,19 +98,19 @@ grammar_cli_run_stage (const char                    *command,
                        GObject                       *service,
                        GError                       **error)
 {
-  Stage stage = { options->input, options->output, g_get_monotonic_time (), 0, FALSE };
+  Stage stage = { options->input, options->output };
   g_auto (GStrv) warnings = NULL;
   gulong handler = 0;
   int status;
 
-  if (!options->quiet && isatty (fileno (stderr)))
+  grammar_cli_progress_init (&stage.progress, command, "records", options->quiet);
+  if (stage.progress.enabled)
     handler = g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &stage);
   status = grammar_cli_run_until_done (G_OBJECT (runner), start_stage, &stage,
                                        (GrammarCliFinish) grammar_stage_runner_run_finish, error);
   if (handler != 0)
     g_signal_handler_disconnect (runner, handler);
-  if (stage.drawn)
-    fputs ("\r\033[K", stderr);
+  grammar_cli_progress_end (&stage.progress);
 
   warnings = grammar_stage_runner_dup_warnings (runner);
   for (guint i = 0; warnings[i] != NULL; i++)

@@ -162,7 +162,7 @@ make_verbalizer (Options        *options,
   return g_steal_pointer (&verbalizer);
 }
 
-/* Redraws "[3/40] id style…" on a terminal. */
+/* Called before each SQL template and style the model is asked for. */
 static void
 show_progress (GrammarSqlTemplate *sql_template,
                const char         *style,
@@ -170,8 +170,8 @@ show_progress (GrammarSqlTemplate *sql_template,
                guint               total,
                gpointer            user_data)
 {
-  fprintf (stderr, "\r\033[K[%u/%u] %s %s…", done + 1, total, grammar_sql_template_get_id (sql_template), style);
-  fflush (stderr);
+  grammar_cli_progress_draw (user_data, done, total, "now %s %s", grammar_sql_template_get_id (sql_template),
+                             style);
 }
 
 static GrammarTemplateSet *
@@ -228,7 +228,7 @@ grammar_cli_text_templates (int    argc,
   g_auto (GStrv) dropped = NULL;
   g_autofree char *title = NULL;
   GObject *llm = NULL;
-  gboolean progress;
+  GrammarCliProgress progress;
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GObject) database = NULL;
@@ -308,13 +308,14 @@ grammar_cli_text_templates (int    argc,
     return grammar_cli_report ("text-templates", error);
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (verbalizer), "llm") != NULL)
     g_object_get (verbalizer, "llm", &llm, NULL);
-  progress = !options.quiet && llm != NULL && isatty (fileno (stderr));
+  /* Only the language model is slow enough to need it. */
+  grammar_cli_progress_init (&progress, "text-templates", "templates", options.quiet || llm == NULL);
   output = grammar_verbalizer_make_text_templates (GRAMMAR_VERBALIZER (verbalizer), input, schema,
                                                   (const char * const *) options.styles,
-                                                  (guint) options.per_template, progress ? show_progress : NULL,
-                                                  NULL, &shortfalls, &dropped, NULL, &error);
-  if (progress)
-    fputs ("\r\033[K", stderr);
+                                                  (guint) options.per_template,
+                                                  progress.enabled ? show_progress : NULL, &progress,
+                                                  &shortfalls, &dropped, NULL, &error);
+  grammar_cli_progress_end (&progress);
   if (llm != NULL)
     grammar_cli_print_llm_stats (llm);
   g_clear_object (&llm);
