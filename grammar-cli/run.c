@@ -93,7 +93,7 @@ on_stage_started (GrammarMethod *method,
                   Output        *output)
 {
   /* The rate of each stage is its own. */
-  grammar_cli_progress_restart (&output->progress, stage, "records");
+  grammar_cli_progress_restart (&output->progress, stage, g_str_equal (stage, "docs") ? "documents" : "records");
   if (output->quiet)
     return;
   if (g_str_equal (reason, "kept"))

@@ -113,6 +113,8 @@ char * grammar_method_step_fingerprint (Run *run, Step *step);
 G_GNUC_INTERNAL
 void grammar_method_work_free (Work *work);
 G_GNUC_INTERNAL
+void grammar_method_emit_progress (GrammarMethod *self, const char *stage, guint64 done, guint64 total);
+G_GNUC_INTERNAL
 void grammar_method_run_work_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable);
 
 

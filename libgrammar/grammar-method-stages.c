@@ -126,6 +126,23 @@ make_text_templates (Work          *work,
   return TRUE;
 }
 
+/* The generators' progress, as the method's (in the worker thread). */
+static void
+on_documents_progress (GrammarDocumentGenerator *generator,
+                       Work                     *work)
+{
+  grammar_method_emit_progress (work->self, step_names[work->step->kind],
+                                grammar_document_generator_get_n_documents (generator), 0);
+}
+
+static void
+on_dataset_progress (GrammarQaGenerator *generator,
+                     Work               *work)
+{
+  grammar_method_emit_progress (work->self, step_names[work->step->kind],
+                                grammar_qa_generator_get_n_records (generator), 0);
+}
+
 static gboolean
 make_documents (Work          *work,
                 GCancellable  *cancellable,
@@ -137,6 +154,7 @@ make_documents (Work          *work,
   guint64 n_documents;
   guint n_tables;
 
+  g_signal_connect (generator, "progress", G_CALLBACK (on_documents_progress), work);
   if (!grammar_document_generator_configure (generator, self->config, "documents", error) ||
       !grammar_document_generator_generate_to_file (generator, work->step->path, cancellable, error))
     return FALSE;
@@ -171,6 +189,7 @@ make_dataset (Work          *work,
   grammar_qa_generator_set_per_group (generator, self->per_group);
   grammar_qa_generator_set_seed (generator, self->seed);
   grammar_qa_generator_set_documents (generator, documents);
+  g_signal_connect (generator, "progress", G_CALLBACK (on_dataset_progress), work);
   if (!grammar_qa_generator_generate_to_file (generator, templates, work->step->path, cancellable, error))
     return FALSE;
   warnings = grammar_qa_generator_dup_warnings (generator);

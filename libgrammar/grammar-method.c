@@ -322,11 +322,16 @@ grammar_method_class_init (GrammarMethodClass *klass)
   /**
    * GrammarMethod::progress:
    * @self: the method
-   * @stage: the stage running (`rag` or `judge`)
-   * @done: records done in this run, including those skipped
-   * @total: records of the input
+   * @stage: the stage running (`docs`, `qa`, `rag`, `judge` or `assess`)
+   * @done: records done in this run, including those skipped (for
+   *   `docs`, the documents written; for `qa`, the records written)
+   * @total: records of the input, or 0 when it is not known in advance
+   *   (`docs` and `qa`)
    *
-   * Emitted as the per-record stages advance.
+   * Emitted as the long stages advance, at most a few times a second.
+   * The per-record stages emit it in the thread that runs the method;
+   * `docs` and `qa` in the worker thread that writes their file, before
+   * their #GrammarMethod::stage-finished.
    */
   signals[SIGNAL_PROGRESS] =
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -838,6 +843,16 @@ on_work_done (GObject      *source,
   g_ptr_array_add (work->warnings, NULL);
   emit_warnings (work->self, work->step, (const char * const *) work->warnings->pdata);
   step_done (task, work->summary);
+}
+
+/* For the stages that run in a worker thread (grammar-method-stages.c). */
+void
+grammar_method_emit_progress (GrammarMethod *self,
+                              const char    *stage,
+                              guint64        done,
+                              guint64        total)
+{
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, stage, done, total);
 }
 
 static void

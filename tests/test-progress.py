@@ -101,7 +101,8 @@ def commands(cfg):
         ("assess", lambda t: ["-i", "results.jsonl", "-o", f"assessed{t}.jsonl"],
          r"^grammar assess: \d+/\d+ records \(\d+ %\), \d+ failed, [\d.]+/s"),
         ("run", lambda t: ["-d", f"run{t}"],
-         r"^grammar (rag|judge|assess): \d+/\d+ records \(\d+ %\), [\d.]+/s"),
+         r"^grammar (?:(docs|qa): \d+ (?:documents|records)|(rag|judge|assess): \d+/\d+ records \(\d+ %\)), "
+         r"[\d.]+/s"),
     ]
 
 
@@ -124,6 +125,10 @@ with tempfile.TemporaryDirectory() as folder:
         drawn = [line for line in lines if re.search(pattern, line)]
         check(status == 0 and drawn, f"{command} on a terminal draws a progress line",
               f"exit {status}; got {terminal!r}")
+        if command == "run":
+            stages = {re.match(r"^grammar ([\w-]+):", line).group(1) for line in drawn}
+            check(stages == {"docs", "qa", "rag", "judge", "assess"},
+                  "run draws the line for each long stage", f"{sorted(stages)}")
         # Each run on a terminal ends with the line erased, then the summary.
         summary = terminal.rstrip("\r\n").rsplit("\r\x1b[K", 1)[-1]
         check(re.match(r"^(grammar \w+: |\n)", summary) is not None and not re.search(pattern, summary),

@@ -221,6 +221,8 @@ test_run_rebuilds_what_changed (void)
   grammar_test_assert_contains (script_changed.err, "sql-templates.json (made again");
 }
 
+static guint count_lines (const char *path);
+
 static void
 count_stage (GrammarMethod *method,
              const char    *stage,
@@ -232,8 +234,29 @@ count_stage (GrammarMethod *method,
   g_string_append_printf (seen, "%s%s%s:%s ", stage, style != NULL ? "/" : "", style != NULL ? style : "", reason);
 }
 
+/* Notes each stage that reported progress, once, with the last counts;
+ * docs and qa report from their worker thread. */
+typedef struct
+{
+  GMutex lock;
+  GHashTable *last;   /* stage → "done/total" */
+} StageProgress;
+
+static void
+note_progress (GrammarMethod *method,
+               const char    *stage,
+               guint64        done,
+               guint64        total,
+               StageProgress *progress)
+{
+  g_mutex_lock (&progress->lock);
+  g_hash_table_replace (progress->last, g_strdup (stage),
+                        g_strdup_printf ("%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, done, total));
+  g_mutex_unlock (&progress->lock);
+}
+
 /* The library object the command is a shell over: properties from [run],
- * a signal per stage, the report's data. */
+ * a signal per stage, progress for every long stage, the report's data. */
 static void
 test_method_object (void)
 {
@@ -243,6 +266,14 @@ test_method_object (void)
   g_autoptr (GrammarMethod) method = NULL;
   g_autoptr (GString) seen = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
+  g_autofree char *dataset = NULL;
+  g_autofree char *documents = NULL;
+  g_autofree char *docs_counts = NULL;
+  g_autofree char *n_records = NULL;
+  g_autofree char *qa_counts = NULL;
+  g_autofree char *stage_counts = NULL;
+  StageProgress progress;
+  gulong handler;
   JsonObject *report;
 
   write_fixture ("\n[run]\nstyles=long;short\nper-template=2\n");
@@ -255,12 +286,32 @@ test_method_object (void)
   g_assert_cmpuint (grammar_method_get_per_template (method), ==, 2);
   grammar_method_set_outdir (method, outdir);
   g_signal_connect (method, "stage-started", G_CALLBACK (count_stage), seen);
+  g_mutex_init (&progress.lock);
+  progress.last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  handler = g_signal_connect (method, "progress", G_CALLBACK (note_progress), &progress);
 
   g_assert_true (grammar_method_run (method, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (seen->str, ==,
                    "sql-templates:new docs:new text-templates/long:new qa/long:new rag/long:new judge/long:new "
                    "text-templates/short:new qa/short:new rag/short:new judge/short:new report:new ");
+  /* The last counts are the whole stage's: the documents and records
+   * written (no total known in advance), the records answered and judged
+   * of the short style, which runs last. */
+  g_signal_handler_disconnect (method, handler);
+  g_assert_cmpuint (g_hash_table_size (progress.last), ==, 4);
+  documents = g_build_filename (outdir, "documents.jsonl", NULL);
+  docs_counts = g_strdup_printf ("%u/0", count_lines (documents));
+  g_assert_cmpstr (g_hash_table_lookup (progress.last, "docs"), ==, docs_counts);
+  dataset = g_build_filename (outdir, "short.dataset.jsonl", NULL);
+  n_records = g_strdup_printf ("%u", count_lines (dataset));
+  qa_counts = g_strdup_printf ("%s/0", n_records);
+  stage_counts = g_strdup_printf ("%s/%s", n_records, n_records);
+  g_assert_cmpstr (g_hash_table_lookup (progress.last, "qa"), ==, qa_counts);
+  g_assert_cmpstr (g_hash_table_lookup (progress.last, "rag"), ==, stage_counts);
+  g_assert_cmpstr (g_hash_table_lookup (progress.last, "judge"), ==, stage_counts);
+  g_hash_table_unref (progress.last);
+  g_mutex_clear (&progress.lock);
   report = json_node_get_object (grammar_method_get_report (method));
   g_assert_cmpint (json_object_get_int_member (report, "instances"), >, 0);
   g_assert_true (json_object_has_member (report, "comparison"));
