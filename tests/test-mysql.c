@@ -1058,7 +1058,7 @@ test_query_timeout (void)
                                           NULL, NULL, &error);
   if (cursor != NULL)
     g_assert_false (grammar_cursor_next (cursor, NULL, &error));
-  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT);
   grammar_test_assert_contains (error->message, "query-timeout=1");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
   g_clear_object (&cursor);

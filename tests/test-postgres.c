@@ -699,7 +699,7 @@ test_query_timeout (void)
 
   g_assert_no_error (error);
   result = grammar_database_query (database, SLOW_QUERY, NULL, NULL, &error);
-  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT);
   grammar_test_assert_contains (error->message, "query-timeout=1");
   grammar_test_assert_contains (error->message, "statement timeout");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
