@@ -1067,6 +1067,24 @@ test_query_timeout (void)
   g_assert_cmpint (query_int (database, "SELECT 1", NULL), ==, 1);
 }
 
+/* Without query-timeout= the session still has one: the documented
+ * default (MariaDB's max_statement_time, in seconds). */
+static void
+test_query_timeout_default (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarDatabase) database = open_database (&error, NULL);
+  guint timeout = 0;
+
+  g_assert_no_error (error);
+  g_object_get (database, "query-timeout", &timeout, NULL);
+  g_assert_cmpuint (timeout, ==, GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT);
+  g_assert_cmpint (query_int (database,
+                              "SELECT CAST(VARIABLE_VALUE AS SIGNED) FROM information_schema.SESSION_VARIABLES "
+                              "WHERE VARIABLE_NAME = 'MAX_STATEMENT_TIME'", NULL), ==,
+                   GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT);
+}
+
 /* The command line. */
 
 static char *
@@ -1174,6 +1192,7 @@ main (int   argc,
   g_test_add_func ("/mysql/reconnect", test_reconnect);
   g_test_add_func ("/mysql/read-only-session", test_read_only_session);
   g_test_add_func ("/mysql/query-timeout", test_query_timeout);
+  g_test_add_func ("/mysql/query-timeout-default", test_query_timeout_default);
   g_test_add_func ("/mysql/cli/schema", test_cli_schema);
 
   return g_test_run ();
