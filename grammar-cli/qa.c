@@ -83,6 +83,8 @@ check_options (const char *input,
                int         per_group,
                gint64      seed,
                gint64      max_combinations,
+               gint64      max_answer_rows,
+               gint64      max_answer_bytes,
                int         argc,
                char      **argv)
 {
@@ -103,6 +105,10 @@ check_options (const char *input,
     problem = "--seed must not be negative";
   else if (max_combinations < 1)
     problem = "--max-combinations must be at least 1";
+  else if (max_answer_rows < 0 || max_answer_rows > G_MAXUINT)
+    problem = "--max-answer-rows must be between 0 (no limit) and 4294967295";
+  else if (max_answer_bytes < 0)
+    problem = "--max-answer-bytes must not be negative";
   if (problem != NULL)
     fprintf (stderr, "grammar qa: %s\nRun “grammar qa --help” for the options.\n", problem);
   return problem == NULL;
@@ -156,6 +162,10 @@ grammar_cli_qa (int    argc,
   int per_group = -1;  /* not given: every text template */
   gint64 seed = 0;
   gint64 max_combinations = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS;
+  gint64 max_answer_rows = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS;
+  gint64 max_answer_bytes = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES;
+  g_auto (GStrv) left_out = NULL;
+  guint n_left_out;
   gboolean quiet = FALSE;
   guint n_problems = 0;
   gint64 started;
@@ -170,6 +180,10 @@ grammar_cli_qa (int    argc,
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "The seed of the --per-group sampling (default: 0)", "S" },
     { "max-combinations", 0, 0, G_OPTION_ARG_INT64, &max_combinations,
       "Refuse a template answered per binding with more value combinations (default: 1000000)", "N" },
+    { "max-answer-rows", 0, 0, G_OPTION_ARG_INT64, &max_answer_rows,
+      "Leave out a template with an answer of more rows (default: 1000; 0: no limit)", "N" },
+    { "max-answer-bytes", 0, 0, G_OPTION_ARG_INT64, &max_answer_bytes,
+      "Leave out a template with an answer of more bytes of values (default: 1048576; 0: no limit)", "N" },
     { "documents", 'd', 0, G_OPTION_ARG_FILENAME, &documents_path,
       "The corpus (documents.jsonl from `grammar docs`): fills doc_ids with the documents of the rows each query reads", "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress nor summary on stderr (warnings stay)", NULL },
@@ -189,14 +203,17 @@ grammar_cli_qa (int    argc,
     "run once per combination.");
   g_option_context_set_description (context,
     "Invalid templates in the input are listed and left out; the others are generated,\n"
-    "and the exit status is 2 so that a script notices.\n"
+    "and the exit status is 2 so that a script notices. So is a template whose answer\n"
+    "exceeds --max-answer-rows or --max-answer-bytes, or whose statement runs longer\n"
+    "than the database's query-timeout (a key of its section; default 300 s).\n"
     "The output is replaced only when the run succeeds; an interrupted or failed run\n"
     "leaves the previous file as it was.\n"
     "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "qa", &argc, &argv, &status))
     return status;
-  if (!check_options (input, output, per_group, seed, max_combinations, argc, argv))
+  if (!check_options (input, output, per_group, seed, max_combinations, max_answer_rows, max_answer_bytes,
+                      argc, argv))
     return GRAMMAR_EXIT_USAGE;
 
   config = grammar_cli_load_config (config_path, &error);
@@ -219,6 +236,8 @@ grammar_cli_qa (int    argc,
   grammar_qa_generator_set_per_group (generator, MAX (per_group, 0));
   grammar_qa_generator_set_seed (generator, seed);
   grammar_qa_generator_set_max_combinations (generator, max_combinations);
+  grammar_qa_generator_set_max_answer_rows (generator, (guint) max_answer_rows);
+  grammar_qa_generator_set_max_answer_bytes (generator, (guint64) max_answer_bytes);
   grammar_qa_generator_set_documents (generator, documents);
   progress.n_templates = grammar_template_set_get_sql_templates (templates)->len;
   grammar_cli_progress_init (&progress.line, "qa", "records", quiet);
@@ -247,12 +266,16 @@ grammar_cli_qa (int    argc,
   print_lines ((const char * const *) warnings);
   if (!quiet)
     print_summary (generator, output, (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
+  left_out = grammar_qa_generator_dup_left_out (generator);
+  for (guint i = 0; left_out[i] != NULL; i++)
+    fprintf (stderr, "grammar qa: %s\n", left_out[i]);
+  n_left_out = g_strv_length (left_out);
   /* The valid templates are generated; the status still tells a script
    * that the input needs fixing. */
-  if (n_problems > 0)
+  if (n_problems + n_left_out > 0)
     {
       fprintf (stderr, "grammar qa: %u template%s of %s left out (listed above); the others were generated\n",
-               n_problems, n_problems == 1 ? "" : "s", input);
+               n_problems + n_left_out, n_problems + n_left_out == 1 ? "" : "s", input);
       return GRAMMAR_EXIT_USAGE;
     }
   return GRAMMAR_EXIT_OK;

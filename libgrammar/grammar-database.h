@@ -24,6 +24,17 @@ G_BEGIN_DECLS
 #define GRAMMAR_DATABASE_EXTENSION_POINT_NAME "grammar-database"
 
 /**
+ * GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT:
+ *
+ * The default `query-timeout` of the database plugins, in seconds: five
+ * minutes, far longer than any template of a dataset needs (the largest
+ * set-based query of the benchmarks reads 10^6 rows in seconds), and
+ * short enough that a runaway statement, such as an unbounded recursive
+ * `WITH`, fails while the user is still waiting.
+ */
+#define GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT 300
+
+/**
  * GrammarSqlForm:
  * @GRAMMAR_SQL_FORM_BINARY: the value of an expression, compared, made
  *   distinct and sorted as SQLite's `BINARY` collation does: text by its

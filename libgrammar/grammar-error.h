@@ -66,6 +66,10 @@ typedef enum {
  * @GRAMMAR_DATABASE_ERROR_NO_SUCH_TABLE: the table does not exist
  * @GRAMMAR_DATABASE_ERROR_NO_SUCH_COLUMN: the column does not exist in the table
  * @GRAMMAR_DATABASE_ERROR_QUERY: running the statement failed (busy, I/O, interrupted)
+ * @GRAMMAR_DATABASE_ERROR_LIMIT: the statement or its answer exceeded a limit:
+ *   the database's `query-timeout` or largest value, or
+ *   #GrammarQaGenerator:max-answer-rows or #GrammarQaGenerator:max-answer-bytes;
+ *   the message names the limit and its value
  *
  * Error codes for %GRAMMAR_DATABASE_ERROR. All but
  * %GRAMMAR_DATABASE_ERROR_QUERY are input errors the user can fix.
@@ -79,6 +83,7 @@ typedef enum {
   GRAMMAR_DATABASE_ERROR_NO_SUCH_TABLE,
   GRAMMAR_DATABASE_ERROR_NO_SUCH_COLUMN,
   GRAMMAR_DATABASE_ERROR_QUERY,
+  GRAMMAR_DATABASE_ERROR_LIMIT,
 } GrammarDatabaseError;
 
 /**

@@ -187,8 +187,12 @@ grammar_method_step_fingerprint (Run  *run,
         g_autofree char *n = g_strdup_printf ("%u", self->per_group);
         g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, self->seed);
 
+        g_autofree char *limits = g_strdup_printf ("%u %" G_GUINT64_FORMAT, self->max_answer_rows,
+                                                   self->max_answer_bytes);
+
         hash_text (checksum, "per-group", n);
         hash_text (checksum, "seed", seed);
+        hash_text (checksum, "max-answer-rows max-answer-bytes", limits);
         hash_sections (self, checksum, (const char *[]) { "database", NULL });
         hash_step (checksum, "text-templates", grammar_method_find_step (run, STEP_TEXT_TEMPLATES, step->style));
         hash_step (checksum, "docs", docs);

@@ -62,6 +62,8 @@ struct _GrammarMethod
   guint per_template;
   guint per_group;
   guint64 seed;
+  guint max_answer_rows;
+  guint64 max_answer_bytes;
   gboolean force;
 
   gboolean running;

@@ -178,6 +178,8 @@ make_dataset (Work          *work,
   g_autoptr (GrammarQaGenerator) generator = NULL;
   g_autoptr (GPtrArray) documents = NULL;
   g_auto (GStrv) warnings = NULL;
+  g_auto (GStrv) left_out = NULL;
+  guint n_left_out;
   guint64 n_records;
   guint64 n_groups;
 
@@ -188,16 +190,32 @@ make_dataset (Work          *work,
   generator = grammar_qa_generator_new (self->database);
   grammar_qa_generator_set_per_group (generator, self->per_group);
   grammar_qa_generator_set_seed (generator, self->seed);
+  grammar_qa_generator_set_max_answer_rows (generator, self->max_answer_rows);
+  grammar_qa_generator_set_max_answer_bytes (generator, self->max_answer_bytes);
   grammar_qa_generator_set_documents (generator, documents);
   g_signal_connect (generator, "progress", G_CALLBACK (on_dataset_progress), work);
   if (!grammar_qa_generator_generate_to_file (generator, templates, work->step->path, cancellable, error))
     return FALSE;
   warnings = grammar_qa_generator_dup_warnings (generator);
   add_warnings (work, warnings);
+  /* The templates were made by the run (an LLM may write a runaway
+   * one): one that exceeds a limit is told and left out, and the run
+   * goes on with the others rather than stop after hours of work. */
+  left_out = grammar_qa_generator_dup_left_out (generator);
+  add_warnings (work, left_out);
+  n_left_out = g_strv_length (left_out);
   n_records = grammar_qa_generator_get_n_records (generator);
   n_groups = grammar_qa_generator_get_n_groups (generator);
   work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " record%s in %" G_GUINT64_FORMAT " group%s", n_records,
                                    n_records == 1 ? "" : "s", n_groups, n_groups == 1 ? "" : "s");
+  if (n_left_out > 0)
+    {
+      char *summary = g_strdup_printf ("%s; %u template%s left out (over a limit)", work->summary, n_left_out,
+                                       n_left_out == 1 ? "" : "s");
+
+      g_free (work->summary);
+      work->summary = summary;
+    }
   return TRUE;
 }
 

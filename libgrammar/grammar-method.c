@@ -59,7 +59,8 @@
  * that has a `documents` key, as the value of that property. Without a
  * `[matcher]` section the judge uses the `contains` matcher. The `[run]`
  * section sets the method's properties (`styles`, `per-template`,
- * `per-group`, `seed`); the report compares the first two styles.
+ * `per-group`, `seed`, `max-answer-rows`, `max-answer-bytes`); the report
+ * compares the first two styles.
  *
  * The output folder keeps a manifest (`manifest.json`) with a fingerprint
  * of each stage's configuration and inputs: the keyfile sections the stage
@@ -81,6 +82,8 @@ enum {
   PROP_PER_TEMPLATE,
   PROP_PER_GROUP,
   PROP_SEED,
+  PROP_MAX_ANSWER_ROWS,
+  PROP_MAX_ANSWER_BYTES,
   PROP_FORCE,
   N_PROPS
 };
@@ -154,6 +157,12 @@ grammar_method_get_property (GObject    *object,
     case PROP_SEED:
       g_value_set_uint64 (value, self->seed);
       break;
+    case PROP_MAX_ANSWER_ROWS:
+      g_value_set_uint (value, self->max_answer_rows);
+      break;
+    case PROP_MAX_ANSWER_BYTES:
+      g_value_set_uint64 (value, self->max_answer_bytes);
+      break;
     case PROP_FORCE:
       g_value_set_boolean (value, self->force);
       break;
@@ -189,6 +198,20 @@ grammar_method_set_property (GObject      *object,
       break;
     case PROP_SEED:
       grammar_method_set_seed (self, g_value_get_uint64 (value));
+      break;
+    case PROP_MAX_ANSWER_ROWS:
+      if (self->max_answer_rows != g_value_get_uint (value))
+        {
+          self->max_answer_rows = g_value_get_uint (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_MAX_ANSWER_BYTES:
+      if (self->max_answer_bytes != g_value_get_uint64 (value))
+        {
+          self->max_answer_bytes = g_value_get_uint64 (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
     case PROP_FORCE:
       grammar_method_set_force (self, g_value_get_boolean (value));
@@ -280,6 +303,26 @@ grammar_method_class_init (GrammarMethodClass *klass)
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, "The seed of the per-group sampling", 0, G_MAXUINT64, 0, flags);
   /**
+   * GrammarMethod:max-answer-rows:
+   *
+   * #GrammarQaGenerator:max-answer-rows of the `qa` stage. A template
+   * that exceeds it (or max-answer-bytes, or the database's
+   * `query-timeout`) is left out of the dataset with a warning, and the
+   * run goes on.
+   */
+  properties[PROP_MAX_ANSWER_ROWS] =
+    g_param_spec_uint ("max-answer-rows", NULL, "The most rows an answer of the dataset may have (0: no limit)",
+                       0, G_MAXUINT, GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS, flags);
+  /**
+   * GrammarMethod:max-answer-bytes:
+   *
+   * #GrammarQaGenerator:max-answer-bytes of the `qa` stage.
+   */
+  properties[PROP_MAX_ANSWER_BYTES] =
+    g_param_spec_uint64 ("max-answer-bytes", NULL,
+                         "The most bytes of values an answer of the dataset may have (0: no limit)",
+                         0, G_MAXUINT64, GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES, flags);
+  /**
    * GrammarMethod:force:
    *
    * Make every stage's file again, whatever the manifest says.
@@ -355,6 +398,8 @@ grammar_method_init (GrammarMethod *self)
 {
   self->outdir = g_strdup ("grammar-run");
   self->per_template = GRAMMAR_METHOD_DEFAULT_PER_TEMPLATE;
+  self->max_answer_rows = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS;
+  self->max_answer_bytes = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES;
   self->file_hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -364,7 +409,8 @@ grammar_method_init (GrammarMethod *self)
  * @error: return location for a #GError
  *
  * Makes the method for @config, with the properties its `[run]` section
- * sets (`styles`, `per-template`, `per-group`, `seed`, `outdir`). Set
+ * sets (`styles`, `per-template`, `per-group`, `seed`, `max-answer-rows`,
+ * `max-answer-bytes`, `outdir`). Set
  * properties afterwards to override them.
  *
  * Returns: (transfer full) (nullable): the method, or %NULL with @error set

@@ -124,6 +124,8 @@ struct _GrammarQaGenerator
 
   GrammarDatabase *database;
   guint64 max_combinations;
+  guint max_answer_rows;       /* 0: none */
+  guint64 max_answer_bytes;    /* 0: none */
   guint per_group;
   guint64 seed;
   gboolean set_based;
@@ -141,6 +143,7 @@ struct _GrammarQaGenerator
   guint64 n_records;
   guint64 n_skipped;
   GPtrArray *warnings;
+  GPtrArray *left_out;     /* messages of the templates that exceeded a limit */
   gint64 last_progress;
 };
 
@@ -329,6 +332,12 @@ struct _Writer
 
   GError *error;           /* the first failure */
   gint failed;             /* atomic: error is set */
+
+  /* Where the records of the template being written start, so that a
+   * template that exceeds a limit can be taken out again. */
+  Plan *plan;              /* of the last batch written */
+  goffset plan_start;      /* its first byte in the output */
+  goffset flushed;         /* bytes written to the output */
 };
 
 /* The reader's side. */
@@ -344,6 +353,7 @@ struct _Run
   guint group_start;       /* where the open group's cells start in it */
   gsize group_texts;       /* and its texts */
   guint group_rows;        /* its answer rows so far */
+  guint64 group_bytes;     /* and the bytes of their values */
   guint records_per_group; /* of the template being read */
 
   /* Ground-truth documents, when the run has some */
@@ -427,6 +437,8 @@ G_GNUC_INTERNAL
 gboolean grammar_qa_writer_flush (Writer *writer);
 G_GNUC_INTERNAL
 void grammar_qa_write_batch (Writer *writer, Batch *batch);
+G_GNUC_INTERNAL
+gboolean grammar_qa_writer_forget_plan (Writer *writer, Plan *plan, GError **error);
 G_GNUC_INTERNAL
 void grammar_qa_clear_document_index (GrammarQaGenerator *self);
 G_GNUC_INTERNAL

@@ -22,6 +22,8 @@ enum
   PROP_0,
   PROP_DATABASE,
   PROP_MAX_COMBINATIONS,
+  PROP_MAX_ANSWER_ROWS,
+  PROP_MAX_ANSWER_BYTES,
   PROP_PER_GROUP,
   PROP_SEED,
   PROP_SET_BASED,
@@ -53,6 +55,7 @@ grammar_qa_generator_finalize (GObject *object)
   g_clear_pointer (&self->documents, g_ptr_array_unref);
   grammar_qa_clear_document_index (self);
   g_ptr_array_unref (self->warnings);
+  g_ptr_array_unref (self->left_out);
 
   G_OBJECT_CLASS (grammar_qa_generator_parent_class)->finalize (object);
 }
@@ -72,6 +75,12 @@ grammar_qa_generator_get_property (GObject    *object,
       break;
     case PROP_MAX_COMBINATIONS:
       g_value_set_uint64 (value, self->max_combinations);
+      break;
+    case PROP_MAX_ANSWER_ROWS:
+      g_value_set_uint (value, self->max_answer_rows);
+      break;
+    case PROP_MAX_ANSWER_BYTES:
+      g_value_set_uint64 (value, self->max_answer_bytes);
       break;
     case PROP_PER_GROUP:
       g_value_set_uint (value, self->per_group);
@@ -102,6 +111,12 @@ grammar_qa_generator_set_property (GObject      *object,
       break;
     case PROP_MAX_COMBINATIONS:
       grammar_qa_generator_set_max_combinations (self, g_value_get_uint64 (value));
+      break;
+    case PROP_MAX_ANSWER_ROWS:
+      grammar_qa_generator_set_max_answer_rows (self, g_value_get_uint (value));
+      break;
+    case PROP_MAX_ANSWER_BYTES:
+      grammar_qa_generator_set_max_answer_bytes (self, g_value_get_uint64 (value));
       break;
     case PROP_PER_GROUP:
       grammar_qa_generator_set_per_group (self, g_value_get_uint (value));
@@ -147,6 +162,35 @@ grammar_qa_generator_class_init (GrammarQaGeneratorClass *klass)
     g_param_spec_uint64 ("max-combinations", NULL,
                          "The largest number of placeholder combinations a template answered per binding may have",
                          1, G_MAXUINT64, GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarQaGenerator:max-answer-rows:
+   *
+   * The most rows the answer of one group may have, or 0 for no limit.
+   * A template with a larger answer is left out of the dataset (see
+   * grammar_qa_generator_dup_left_out()): an answer of thousands of
+   * rows is not one a RAG system can be asked to give, and a template
+   * whose answer never ends would otherwise fill the disk.
+   */
+  properties[PROP_MAX_ANSWER_ROWS] =
+    g_param_spec_uint ("max-answer-rows", NULL, "The most rows an answer may have, 0 for no limit",
+                       0, G_MAXUINT, GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GrammarQaGenerator:max-answer-bytes:
+   *
+   * The most bytes the values of one group's answer may have (the
+   * length of each text, the size of each blob, 8 for each number, as
+   * the database gives them), or 0 for no limit. A template with a
+   * larger answer is left out of the dataset (see
+   * grammar_qa_generator_dup_left_out()) as soon as the limit is
+   * passed, before the answer is held whole or written.
+   */
+  properties[PROP_MAX_ANSWER_BYTES] =
+    g_param_spec_uint64 ("max-answer-bytes", NULL, "The most bytes of values an answer may have, 0 for no limit",
+                         0, G_MAXUINT64, GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
@@ -201,6 +245,9 @@ static void
 grammar_qa_generator_init (GrammarQaGenerator *self)
 {
   self->max_combinations = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS;
+  self->max_answer_rows = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS;
+  self->max_answer_bytes = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES;
+  self->left_out = g_ptr_array_new_with_free_func (g_free);
   self->set_based = TRUE;
   self->warnings = g_ptr_array_new_with_free_func (g_free);
 }
@@ -265,6 +312,70 @@ grammar_qa_generator_set_max_combinations (GrammarQaGenerator *self,
     return;
   self->max_combinations = max_combinations;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_COMBINATIONS]);
+}
+
+/**
+ * grammar_qa_generator_get_max_answer_rows:
+ * @self: a #GrammarQaGenerator
+ *
+ * Returns: the value of #GrammarQaGenerator:max-answer-rows
+ */
+guint
+grammar_qa_generator_get_max_answer_rows (GrammarQaGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), 0);
+  return self->max_answer_rows;
+}
+
+/**
+ * grammar_qa_generator_set_max_answer_rows:
+ * @self: a #GrammarQaGenerator
+ * @max_answer_rows: the limit, or 0 for none
+ *
+ * Sets #GrammarQaGenerator:max-answer-rows.
+ */
+void
+grammar_qa_generator_set_max_answer_rows (GrammarQaGenerator *self,
+                                          guint               max_answer_rows)
+{
+  g_return_if_fail (GRAMMAR_IS_QA_GENERATOR (self));
+
+  if (self->max_answer_rows == max_answer_rows)
+    return;
+  self->max_answer_rows = max_answer_rows;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ANSWER_ROWS]);
+}
+
+/**
+ * grammar_qa_generator_get_max_answer_bytes:
+ * @self: a #GrammarQaGenerator
+ *
+ * Returns: the value of #GrammarQaGenerator:max-answer-bytes
+ */
+guint64
+grammar_qa_generator_get_max_answer_bytes (GrammarQaGenerator *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), 0);
+  return self->max_answer_bytes;
+}
+
+/**
+ * grammar_qa_generator_set_max_answer_bytes:
+ * @self: a #GrammarQaGenerator
+ * @max_answer_bytes: the limit, or 0 for none
+ *
+ * Sets #GrammarQaGenerator:max-answer-bytes.
+ */
+void
+grammar_qa_generator_set_max_answer_bytes (GrammarQaGenerator *self,
+                                           guint64             max_answer_bytes)
+{
+  g_return_if_fail (GRAMMAR_IS_QA_GENERATOR (self));
+
+  if (self->max_answer_bytes == max_answer_bytes)
+    return;
+  self->max_answer_bytes = max_answer_bytes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ANSWER_BYTES]);
 }
 
 /**
@@ -514,6 +625,32 @@ grammar_qa_generator_dup_warnings (GrammarQaGenerator *self)
 
   for (guint i = 0; i < self->warnings->len; i++)
     g_strv_builder_add (builder, g_ptr_array_index (self->warnings, i));
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * grammar_qa_generator_dup_left_out:
+ * @self: a #GrammarQaGenerator
+ *
+ * The templates the last run left out because answering them exceeded
+ * a limit: the database's `query-timeout` (or its largest value),
+ * #GrammarQaGenerator:max-answer-rows or
+ * #GrammarQaGenerator:max-answer-bytes. Each message starts with the
+ * template id and names the limit. The run wrote every other template;
+ * a caller that reports to a user should still fail (the `grammar qa`
+ * command exits with status 2), as for an invalid template.
+ *
+ * Returns: (transfer full): the messages, one line each
+ */
+GStrv
+grammar_qa_generator_dup_left_out (GrammarQaGenerator *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), NULL);
+
+  for (guint i = 0; i < self->left_out->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (self->left_out, i));
   return g_strv_builder_end (builder);
 }
 
@@ -786,6 +923,31 @@ reset_statistics (GrammarQaGenerator *self)
   self->n_skipped = 0;
   self->last_progress = g_get_monotonic_time ();
   g_ptr_array_set_size (self->warnings, 0);
+  g_ptr_array_set_size (self->left_out, 0);
+}
+
+/* After a template exceeded a limit: its records are taken out of the
+ * output and the counts, and the run goes on without it. */
+static gboolean
+leave_out (Run      *run,
+           Plan     *plan,
+           guint64   n_groups,
+           guint64   n_records,
+           guint64   n_skipped,
+           GError   *limit,
+           GError  **error)
+{
+  GrammarQaGenerator *self = run->self;
+
+  if (!grammar_qa_run_forget_plan (run, plan, error))
+    return FALSE;
+  self->n_groups = n_groups;
+  self->n_records = n_records;
+  self->n_skipped = n_skipped;
+  g_ptr_array_add (self->left_out, g_strdup_printf ("%s: %s; the template is left out",
+                                                    grammar_sql_template_get_id (plan->sql_template),
+                                                    limit->message));
+  return TRUE;
 }
 
 static gboolean
@@ -799,12 +961,28 @@ run_plans (Run        *run,
     {
       Plan *plan = g_ptr_array_index (plans, i);
       guint64 n_groups = self->n_groups;
+      guint64 n_records = self->n_records;
+      guint64 n_skipped = self->n_skipped;
+      g_autoptr (GError) local_error = NULL;
       gboolean ok;
 
       run->records_per_group = count_styles_texts (plan->styles, self->per_group);
-      ok = plan->set_based_query != NULL ? grammar_qa_run_set_based (run, plan, error) : grammar_qa_run_per_binding (run, plan, error);
+      ok = plan->set_based_query != NULL ? grammar_qa_run_set_based (run, plan, &local_error)
+                                         : grammar_qa_run_per_binding (run, plan, &local_error);
+      if (!ok && g_error_matches (local_error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT))
+        {
+          if (!leave_out (run, plan, n_groups, n_records, n_skipped, local_error, error))
+            return FALSE;
+          grammar_qa_run_progress (run, TRUE);
+          continue;
+        }
+      if (!ok)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
       /* a batch holds the groups of one template */
-      if (!ok || !grammar_qa_run_send (run, error))
+      if (!grammar_qa_run_send (run, error))
         return FALSE;
       self->n_set_based += plan->set_based_query != NULL ? 1 : 0;
       self->n_templates++;
@@ -827,6 +1005,13 @@ run_plans (Run        *run,
  * errors (a placeholder column holding only NULL, too many combinations
  * for a template answered per binding) stop the run before it starts.
  * SQL templates without text templates are skipped with a warning.
+ * A template whose answer exceeds a limit (the database's
+ * `query-timeout`, #GrammarQaGenerator:max-answer-rows,
+ * #GrammarQaGenerator:max-answer-bytes) is left out, its records taken
+ * out of @output again, and listed in grammar_qa_generator_dup_left_out();
+ * the run goes on with the others and succeeds. Records already
+ * written are cut back only on an @output that can be truncated (a
+ * file or a memory stream); on another the run fails instead.
  *
  * The records are formatted and written by a worker thread while this
  * one reads the database; the #GrammarQaGenerator::progress signal is

@@ -22,6 +22,18 @@ G_BEGIN_DECLS
  * The default of #GrammarQaGenerator:max-combinations.
  */
 #define GRAMMAR_QA_GENERATOR_DEFAULT_MAX_COMBINATIONS 1000000
+/**
+ * GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS:
+ *
+ * The default of #GrammarQaGenerator:max-answer-rows.
+ */
+#define GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS 1000
+/**
+ * GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES:
+ *
+ * The default of #GrammarQaGenerator:max-answer-bytes (1 MiB).
+ */
+#define GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES 1048576
 
 #define GRAMMAR_TYPE_QA_GENERATOR (grammar_qa_generator_get_type ())
 G_DECLARE_FINAL_TYPE (GrammarQaGenerator, grammar_qa_generator, GRAMMAR, QA_GENERATOR, GObject)
@@ -38,6 +50,12 @@ void                grammar_qa_generator_set_per_group        (GrammarQaGenerato
 guint64             grammar_qa_generator_get_seed             (GrammarQaGenerator  *self);
 void                grammar_qa_generator_set_seed             (GrammarQaGenerator  *self,
                                                                guint64              seed);
+guint               grammar_qa_generator_get_max_answer_rows  (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_max_answer_rows  (GrammarQaGenerator  *self,
+                                                               guint                max_answer_rows);
+guint64             grammar_qa_generator_get_max_answer_bytes (GrammarQaGenerator  *self);
+void                grammar_qa_generator_set_max_answer_bytes (GrammarQaGenerator  *self,
+                                                               guint64              max_answer_bytes);
 gboolean            grammar_qa_generator_get_set_based        (GrammarQaGenerator  *self);
 void                grammar_qa_generator_set_set_based        (GrammarQaGenerator  *self,
                                                                gboolean             set_based);
@@ -71,6 +89,7 @@ guint64             grammar_qa_generator_get_n_groups         (GrammarQaGenerato
 guint64             grammar_qa_generator_get_n_records        (GrammarQaGenerator  *self);
 guint64             grammar_qa_generator_get_n_skipped        (GrammarQaGenerator  *self);
 GStrv               grammar_qa_generator_dup_warnings         (GrammarQaGenerator  *self);
+GStrv               grammar_qa_generator_dup_left_out         (GrammarQaGenerator  *self);
 
 char               *grammar_qa_generator_plan_set_based_query (GrammarSqlTemplate  *sql_template,
                                                                GrammarSchema       *schema,

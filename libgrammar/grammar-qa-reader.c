@@ -123,6 +123,36 @@ grammar_qa_run_finish (Run     *run,
   return TRUE;
 }
 
+/* Takes the groups of @plan out again: the open batch is dropped, the
+ * writer is let finish the batches it has (all of them are back in the
+ * empty queue then) and the records it wrote are cut back. */
+gboolean
+grammar_qa_run_forget_plan (Run     *run,
+                            Plan    *plan,
+                            GError **error)
+{
+  g_autoptr (GPtrArray) idle = g_ptr_array_new ();
+
+  if (run->batch != NULL)
+    {
+      grammar_qa_batch_reset (run->batch);
+      g_async_queue_push (run->empty, g_steal_pointer (&run->batch));
+    }
+  if (run->thread != NULL)
+    {
+      for (guint i = 0; i < N_BATCHES; i++)
+        g_ptr_array_add (idle, g_async_queue_pop (run->empty));
+      for (guint i = 0; i < N_BATCHES; i++)
+        g_async_queue_push (run->empty, g_ptr_array_index (idle, i));
+    }
+  if (g_atomic_int_get (&run->writer.failed))
+    {
+      g_propagate_error (error, g_error_copy (run->writer.error));
+      return FALSE;
+    }
+  return grammar_qa_writer_forget_plan (&run->writer, plan, error);
+}
+
 void
 grammar_qa_run_clear (Run *run)
 {
@@ -264,6 +294,7 @@ group_begin (Run       *run,
   run->group_start = batch->cells->len;
   run->group_texts = batch->texts.len;
   run->group_rows = 0;
+  run->group_bytes = 0;
   for (guint p = 0; p < plan->n_placeholders; p++)
     grammar_qa_batch_add_cell (batch, keys[p]);
   if (run->doc_keys != NULL)
@@ -274,10 +305,59 @@ group_begin (Run       *run,
     }
 }
 
-static void
-group_add_row (Run           *run,
-               GrammarCursor *cursor,
-               guint          first_column)
+/* The bytes of the values of an answer row, as the database gave them:
+ * the length of a text, the size of a blob, 8 for a number. */
+static guint64
+row_bytes (Batch *batch,
+           guint  start)
+{
+  guint64 bytes = 0;
+
+  for (guint c = start; c < batch->cells->len; c++)
+    {
+      const Cell *cell = &g_array_index (batch->cells, Cell, c);
+
+      if (cell->kind == CELL_TEXT)
+        bytes += cell->text.length;
+      else if (cell->kind == CELL_OTHER)
+        bytes += g_variant_get_size (cell->variant);
+      else if (cell->kind != CELL_NULL)
+        bytes += 8;
+    }
+  return bytes;
+}
+
+/* Whether the open group's answer is within max-answer-rows and
+ * max-answer-bytes; a template with a larger one is left out. */
+static gboolean
+check_answer_limits (Run     *run,
+                     GError **error)
+{
+  GrammarQaGenerator *self = run->self;
+
+  if (self->max_answer_rows > 0 && run->group_rows > self->max_answer_rows)
+    {
+      g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT,
+                   "an answer of more than %u rows exceeds max-answer-rows=%u",
+                   self->max_answer_rows, self->max_answer_rows);
+      return FALSE;
+    }
+  if (self->max_answer_bytes > 0 && run->group_bytes > self->max_answer_bytes)
+    {
+      g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT,
+                   "an answer of %u row%s and %" G_GUINT64_FORMAT " bytes of values so far exceeds "
+                   "max-answer-bytes=%" G_GUINT64_FORMAT,
+                   run->group_rows, run->group_rows == 1 ? "" : "s", run->group_bytes, self->max_answer_bytes);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+group_add_row (Run            *run,
+               GrammarCursor  *cursor,
+               guint           first_column,
+               GError        **error)
 {
   guint n_columns = first_column + run->batch->width;
   guint row_start = run->batch->cells->len;
@@ -296,10 +376,12 @@ group_add_row (Run           *run,
         {
           grammar_qa_batch_truncate (run->batch, row_start);
           run->batch->texts.len = texts_start;
-          return;
+          return TRUE;
         }
     }
   run->group_rows++;
+  run->group_bytes += row_bytes (run->batch, row_start);
+  return check_answer_limits (run, error);
 }
 
 /* Closes the open group: dropped when its answer is empty, else kept;
@@ -390,7 +472,7 @@ grammar_qa_run_set_based (Run     *run,
           group_begin (run, plan, keys, width);
           open = TRUE;
         }
-      group_add_row (run, cursor, n_keys);
+      ok = ok && group_add_row (run, cursor, n_keys, &local_error);
     }
   clear_values (keys, n_keys);
   if (local_error != NULL)
@@ -442,8 +524,9 @@ run_binding (Run       *run,
   if (cursor == NULL)
     return FALSE;
   group_begin (run, plan, values, grammar_cursor_get_n_columns (cursor));
-  while (grammar_cursor_next (cursor, run->cancellable, &local_error))
-    group_add_row (run, cursor, 0);
+  while (grammar_cursor_next (cursor, run->cancellable, &local_error) &&
+         group_add_row (run, cursor, 0, &local_error))
+    ;
   if (local_error == NULL && run->group_rows > 0 && run->doc_keys != NULL && plan->doc_query != NULL)
     read_doc_rows (run, plan, tuple, &local_error);
   if (local_error != NULL)

@@ -23,6 +23,8 @@ gboolean grammar_qa_run_send (Run *run, GError **error);
 G_GNUC_INTERNAL
 gboolean grammar_qa_run_finish (Run *run, GError **error);
 G_GNUC_INTERNAL
+gboolean grammar_qa_run_forget_plan (Run *run, Plan *plan, GError **error);
+G_GNUC_INTERNAL
 void grammar_qa_run_clear (Run *run);
 G_GNUC_INTERNAL
 void grammar_qa_run_progress (Run *run, gboolean force);

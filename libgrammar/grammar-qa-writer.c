@@ -332,6 +332,7 @@ grammar_qa_writer_flush (Writer *writer)
   if (writer->out.len > 0 && writer->error == NULL)
     ok = g_output_stream_write_all (writer->output, writer->out.data, writer->out.len, NULL,
                                     writer->cancellable, &writer->error);
+  writer->flushed += writer->out.len;
   writer->out.len = 0;
   if (!ok)
     g_atomic_int_set (&writer->failed, TRUE);
@@ -707,6 +708,11 @@ grammar_qa_write_batch (Writer *writer,
 
   if (g_atomic_int_get (&writer->failed))
     return;
+  if (batch->plan != writer->plan)
+    {
+      writer->plan = batch->plan;
+      writer->plan_start = writer->flushed + writer->out.len;
+    }
   for (guint g = 0; g < batch->rows->len; g++)
     {
       guint n_rows = g_array_index (batch->rows, guint, g);
@@ -719,6 +725,46 @@ grammar_qa_write_batch (Writer *writer,
       if (writer->out.len >= FLUSH_SIZE && !grammar_qa_writer_flush (writer))
         return;
     }
+}
+
+/* Takes the records of @plan out of the output again, when the writer
+ * is idle. They are usually still in the buffer (a template's records
+ * are flushed every FLUSH_SIZE bytes); when some were written, the
+ * output is cut back, which needs a stream that can be truncated (a
+ * file, a memory stream), not a pipe. */
+gboolean
+grammar_qa_writer_forget_plan (Writer  *writer,
+                               Plan    *plan,
+                               GError **error)
+{
+  GSeekable *seekable = G_IS_SEEKABLE (writer->output) ? G_SEEKABLE (writer->output) : NULL;
+
+  if (writer->plan != plan)
+    return TRUE;
+  writer->plan = NULL;
+  if (writer->plan_start >= writer->flushed)
+    {
+      writer->out.len = writer->plan_start - writer->flushed;
+      return TRUE;
+    }
+  writer->out.len = 0;
+  if (seekable == NULL || !g_seekable_can_truncate (seekable))
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                   "template %s cannot be left out: its first records are written to an output "
+                   "that cannot be cut back (a pipe?)",
+                   grammar_sql_template_get_id (plan->sql_template));
+      return FALSE;
+    }
+  /* The dataset file is opened for appending: the next records go to
+   * the new end whatever the position. */
+  if (!g_seekable_truncate (seekable, writer->plan_start, writer->cancellable, error))
+    return FALSE;
+  if (g_seekable_can_seek (seekable) &&
+      !g_seekable_seek (seekable, writer->plan_start, G_SEEK_SET, writer->cancellable, error))
+    return FALSE;
+  writer->flushed = writer->plan_start;
+  return TRUE;
 }
 
 int

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "grammar-config.h"
+#include "grammar-database.h"
 #include "grammar-error.h"
 #include "grammar-server-database.h"
 
@@ -271,12 +272,14 @@ grammar_server_database_class_init (GrammarServerDatabaseClass *klass)
    * GrammarServerDatabase:query-timeout:
    *
    * Seconds a statement may run before the server stops it; 0 for no
-   * limit.
+   * limit. The server's error becomes %GRAMMAR_DATABASE_ERROR_LIMIT
+   * with a message that says `query-timeout=N s exceeded`. The default
+   * is %GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT, as for SQLite.
    */
   properties[PROP_QUERY_TIMEOUT] =
     g_param_spec_uint ("query-timeout", "Query timeout",
                        "Seconds a statement may run before the server stops it, 0 for no limit",
-                       0, G_MAXINT / 1000, 0, flags);
+                       0, G_MAXINT / 1000, GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -288,6 +291,7 @@ grammar_server_database_init (GrammarServerDatabase *self)
 
   priv->sslmode = g_strdup ("prefer");
   priv->connect_timeout = 10;
+  priv->query_timeout = GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT;
 }
 
 /**

@@ -1058,13 +1058,31 @@ test_query_timeout (void)
                                           NULL, NULL, &error);
   if (cursor != NULL)
     g_assert_false (grammar_cursor_next (cursor, NULL, &error));
-  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT);
   grammar_test_assert_contains (error->message, "query-timeout=1");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
   g_clear_object (&cursor);
 
   /* The database goes on. */
   g_assert_cmpint (query_int (database, "SELECT 1", NULL), ==, 1);
+}
+
+/* Without query-timeout= the session still has one: the documented
+ * default (MariaDB's max_statement_time, in seconds). */
+static void
+test_query_timeout_default (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarDatabase) database = open_database (&error, NULL);
+  guint timeout = 0;
+
+  g_assert_no_error (error);
+  g_object_get (database, "query-timeout", &timeout, NULL);
+  g_assert_cmpuint (timeout, ==, GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT);
+  g_assert_cmpint (query_int (database,
+                              "SELECT CAST(VARIABLE_VALUE AS SIGNED) FROM information_schema.SESSION_VARIABLES "
+                              "WHERE VARIABLE_NAME = 'MAX_STATEMENT_TIME'", NULL), ==,
+                   GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT);
 }
 
 /* The command line. */
@@ -1174,6 +1192,7 @@ main (int   argc,
   g_test_add_func ("/mysql/reconnect", test_reconnect);
   g_test_add_func ("/mysql/read-only-session", test_read_only_session);
   g_test_add_func ("/mysql/query-timeout", test_query_timeout);
+  g_test_add_func ("/mysql/query-timeout-default", test_query_timeout_default);
   g_test_add_func ("/mysql/cli/schema", test_cli_schema);
 
   return g_test_run ();

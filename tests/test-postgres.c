@@ -704,7 +704,7 @@ test_query_timeout (void)
 
   g_assert_no_error (error);
   result = grammar_database_query (database, SLOW_QUERY, NULL, NULL, &error);
-  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT);
   grammar_test_assert_contains (error->message, "query-timeout=1");
   grammar_test_assert_contains (error->message, "statement timeout");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
@@ -721,6 +721,20 @@ cancel_later (gpointer data)
   g_usleep (300 * 1000);
   g_cancellable_cancel (data);
   return NULL;
+}
+
+/* Without query-timeout= the session still has one: the documented
+ * default, so that a runaway statement cannot run for ever. */
+static void
+test_query_timeout_default (void)
+{
+  g_autoptr (GrammarDatabase) database = open_fixture ();
+  g_autoptr (GrammarResult) result = query (database, "SELECT current_setting('statement_timeout')", NULL);
+  guint timeout = 0;
+
+  g_object_get (database, "query-timeout", &timeout, NULL);
+  g_assert_cmpuint (timeout, ==, GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT);
+  g_assert_cmpstr (g_variant_get_string (grammar_result_get_value (result, 0, 0), NULL), ==, "5min");
 }
 
 static void
@@ -1252,6 +1266,60 @@ test_cli_schema (void)
   grammar_test_remove_tree (dir);
 }
 
+/* The unbounded recursive CTE of issue 15 as a template: stopped by the
+ * server at query-timeout=1, reported by its id, the other template
+ * generated, exit 2. */
+static void
+test_cli_qa_runaway (void)
+{
+  g_autofree char *dir = grammar_test_make_tmp_dir ("grammar-postgres-XXXXXX");
+  g_autofree char *ini = write_keyfile (dir, PASSWORD_ENV);
+  g_autofree char *keyfile = NULL;
+  g_autofree char *with_timeout = NULL;
+  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *templates = g_build_filename (dir, "runaway.json", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *dataset = NULL;
+  g_auto (GrammarTestRun) run = { 0, };
+  const char *sqls[] = {
+    "SELECT country FROM company WHERE name = '[company.name]'",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) "
+    "SELECT count(*) FROM c, company WHERE company.name = '[company.name]'",
+  };
+  const char *runaway_id = NULL;
+  gint64 start;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sqls); i++)
+    {
+      g_autoptr (GrammarSqlTemplate) sql_template = grammar_sql_template_new (sqls[i], GRAMMAR_TEMPLATE_ORIGIN_MANUAL,
+                                                                              &error);
+      g_autoptr (GrammarTextTemplate) text_template = NULL;
+
+      g_assert_no_error (error);
+      text_template = grammar_text_template_new (grammar_sql_template_get_id (sql_template), "short",
+                                                 "About [company.name]?");
+      grammar_template_set_add_sql_template (set, sql_template);
+      grammar_template_set_add_text_template (set, text_template);
+    }
+  runaway_id = grammar_sql_template_get_id (g_ptr_array_index (grammar_template_set_get_sql_templates (set), 1));
+  g_assert_true (grammar_template_set_save_text_templates (set, templates, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (ini, &keyfile, NULL, NULL));
+  with_timeout = g_strconcat (keyfile, "query-timeout=1\n", NULL);
+  g_assert_true (g_file_set_contents (ini, with_timeout, -1, NULL));
+
+  start = g_get_monotonic_time ();
+  grammar_test_run (&run, dir, "qa", "-q", "-c", ini, "-i", "runaway.json", "-o", "runaway.jsonl", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  expected = g_strdup_printf ("%s: query-timeout=1 s exceeded", runaway_id);
+  grammar_test_assert_contains (run.err, expected);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 30 * G_USEC_PER_SEC);
+  dataset = g_build_filename (dir, "runaway.jsonl", NULL);
+  g_assert_true (g_file_test (dataset, G_FILE_TEST_IS_REGULAR));
+  grammar_test_remove_tree (dir);
+}
+
 static void
 test_cli_wrong_password (void)
 {
@@ -1301,6 +1369,7 @@ main (int   argc,
   g_test_add_func ("/postgres/async", test_async);
   g_test_add_func ("/postgres/reconnect", test_reconnect);
   g_test_add_func ("/postgres/query-timeout", test_query_timeout);
+  g_test_add_func ("/postgres/query-timeout-default", test_query_timeout_default);
   g_test_add_func ("/postgres/open/wrong-password", test_wrong_password);
   g_test_add_func ("/postgres/open/unset-password-variable", test_unset_password_variable);
   g_test_add_func ("/postgres/open/unreachable", test_unreachable);
@@ -1315,6 +1384,7 @@ main (int   argc,
   g_test_add_func ("/postgres/sql-form", test_sql_form);
   g_test_add_func ("/postgres/distinct-values", test_distinct_values);
   g_test_add_func ("/postgres/cli/schema", test_cli_schema);
+  g_test_add_func ("/postgres/cli-qa-runaway", test_cli_qa_runaway);
   g_test_add_func ("/postgres/cli/wrong-password", test_cli_wrong_password);
 
   return g_test_run ();

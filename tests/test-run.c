@@ -325,6 +325,32 @@ test_method_object (void)
   g_assert_nonnull (grammar_method_get_report (method));
 }
 
+/* [run] max-answer-rows and max-answer-bytes reach the qa stage: the
+ * templates over the limit are left out with a warning and the run goes
+ * on; a bad value stops the run before its first stage. */
+static void
+test_run_answer_limits (void)
+{
+  g_auto (GrammarTestRun) run = { 0 };
+  g_auto (GrammarTestRun) negative = { 0 };
+  g_autofree char *dataset = NULL;
+
+  write_fixture ("\n[run]\nstyles=short\nmax-answer-bytes=8\nmax-answer-rows=5\n");
+  grammar_test_run (&run, tmp_dir, "run", "-c", "run.ini", "-d", "limits", NULL);
+  if (run.status != 0)
+    g_error ("grammar run failed (%d): %s", run.status, run.err);
+  grammar_test_assert_contains (run.err, "bytes of values so far exceeds max-answer-bytes=8; the template is left out");
+  grammar_test_assert_contains (run.err, "templates left out (over a limit)");
+  dataset = read_file ("limits", "short.dataset.jsonl");
+  g_assert_cmpstr (dataset, !=, "");
+
+  write_fixture ("\n[run]\nstyles=short\nmax-answer-rows=-1\n");
+  grammar_test_run (&negative, tmp_dir, "run", "-c", "run.ini", "-d", "limits-negative", NULL);
+  g_assert_cmpint (negative.status, ==, 2);
+  grammar_test_assert_contains (negative.err, "[run] max-answer-rows");
+  g_assert_false (exists ("limits-negative", "sql-templates.json"));
+}
+
 /* Interrupting -------------------------------------------------------------- */
 
 /* Every line of @path is a JSON object with an id; returns the ids. */
@@ -480,6 +506,7 @@ main (int    argc,
   g_test_add_func ("/run/bad-input", test_run_bad_input);
   g_test_add_func ("/run/rebuilds-what-changed", test_run_rebuilds_what_changed);
   g_test_add_func ("/method/object", test_method_object);
+  g_test_add_func ("/run/answer-limits", test_run_answer_limits);
   g_test_add_func ("/run/interrupted", test_run_interrupted);
 
   status = g_test_run ();

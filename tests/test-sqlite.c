@@ -759,6 +759,43 @@ test_check_query (void)
   g_assert_cmpint (count_rows (database, "people"), ==, 5);
 }
 
+/* A runaway statement stops at query-timeout with an error naming it,
+ * and the connection goes on; a value longer than max-value-bytes is
+ * refused before SQLite makes it. */
+static void
+test_limits (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarDatabase) database = open_database (&error, "uri", fixture_path, "query-timeout", 1u,
+                                                        "max-value-bytes", 1000u, NULL);
+  g_autoptr (GrammarResult) result = NULL;
+  gint64 start = g_get_monotonic_time ();
+  gint64 elapsed;
+
+  g_assert_no_error (error);
+  result = grammar_database_query (database,
+                                   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) "
+                                   "SELECT count(*) FROM c, people WHERE people.name = ?1",
+                                   g_variant_new_parsed ("('Ada',)"), NULL, &error);
+  elapsed = g_get_monotonic_time () - start;
+  g_assert_null (result);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT);
+  g_assert_cmpstr (error->message, ==, "query-timeout=1 s exceeded: the statement was stopped");
+  g_assert_cmpint (elapsed, >=, G_USEC_PER_SEC);
+  g_assert_cmpint (elapsed, <, 10 * G_USEC_PER_SEC);
+  g_clear_error (&error);
+  g_assert_cmpint (count_rows (database, "people"), ==, 5);
+
+  result = grammar_database_query (database, "SELECT randomblob(1001)", NULL, NULL, &error);
+  g_assert_null (result);
+  g_assert_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT);
+  grammar_test_assert_contains (error->message, "max-value-bytes=1000 exceeded");
+  g_clear_error (&error);
+  result = grammar_database_query (database, "SELECT randomblob(1000)", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+}
+
 static void
 test_accepted_forms (void)
 {
@@ -1131,6 +1168,7 @@ main (int   argc,
   g_test_add_func ("/sqlite/unknown-names", test_unknown_names);
   g_test_add_func ("/sqlite/safety/refusals", test_refusals);
   g_test_add_func ("/sqlite/safety/accepted", test_accepted_forms);
+  g_test_add_func ("/sqlite/limits", test_limits);
   g_test_add_func ("/sqlite/check-query", test_check_query);
   g_test_add_func ("/sqlite/cursor", test_cursor);
   g_test_add_func ("/sqlite/cancel", test_cancel);

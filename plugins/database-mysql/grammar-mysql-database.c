@@ -175,8 +175,8 @@ grammar_mysql_database_set_error (GrammarMysqlDatabase  *self,
       break;
     default:
       if (is_statement_timeout (code))
-        g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,
-                     "the statement ran longer than query-timeout=%u s and was stopped by the server: %s",
+        g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT,
+                     "query-timeout=%u s exceeded: the server stopped the statement (%s)",
                      grammar_server_database_get_query_timeout (SERVER (self)), message);
       else if (is_connection_lost (code))
         g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,

@@ -450,8 +450,8 @@ grammar_postgres_database_set_error (GrammarPostgresDatabase  *self,
                  READ_ONLY_MESSAGE ": %s", message);
   else if (g_str_equal (state, "57014") && grammar_server_database_get_query_timeout (SERVER (self)) > 0 &&
            strstr (message, "statement timeout") != NULL)
-    g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,
-                 "the statement ran longer than query-timeout=%u s, and the server stopped it (%s)",
+    g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT,
+                 "query-timeout=%u s exceeded: the server stopped the statement (%s)",
                  grammar_server_database_get_query_timeout (SERVER (self)), message);
   else if (g_str_equal (state, "42P18"))
     /* A parameter number the statement skips, or one whose type the

@@ -7,6 +7,10 @@
 #include "grammar-sqlite-cursor.h"
 #include "grammar-sqlite-database.h"
 
+/* 64 MiB: far more than any answer or document needs, far less than
+ * SQLite's own 1e9. */
+#define GRAMMAR_SQLITE_DEFAULT_MAX_VALUE_BYTES (64u * 1024 * 1024)
+
 /**
  * GrammarSqliteDatabase:
  *
@@ -23,6 +27,11 @@
  *
  * The connection is serialized (SQLite's `FULLMUTEX` mode), so queries
  * and cursors may be used from worker threads.
+ *
+ * Two limits keep a runaway statement from running for ever or filling
+ * the memory: #GrammarSqliteDatabase:query-timeout and
+ * #GrammarSqliteDatabase:max-value-bytes. Both fail the statement with
+ * %GRAMMAR_DATABASE_ERROR_LIMIT and a message that names the limit.
  */
 
 /* What the authorizer lets through. It is changed only by the thread
@@ -42,11 +51,15 @@ struct _GrammarSqliteDatabase
   char *uri;
   char *script;
   int busy_timeout;
+  guint query_timeout;      /* seconds, 0: none */
+  guint max_value_bytes;
 
   sqlite3 *db;
   Access access;            /* under the connection mutex */
   gboolean denied;          /* the authorizer refused something, under the connection mutex */
   GCancellable *stepping;   /* of the statement being stepped, under the connection mutex */
+  gint64 deadline;          /* monotonic time the step must end by, 0: none; under the connection mutex */
+  gboolean timed_out;       /* the progress handler interrupted for the deadline, under the connection mutex */
 
   GMutex schema_lock;
   GrammarSchema *schema;    /* read once: queries cannot change it */
@@ -58,6 +71,8 @@ enum
   PROP_URI,
   PROP_SCRIPT,
   PROP_BUSY_TIMEOUT,
+  PROP_QUERY_TIMEOUT,
+  PROP_MAX_VALUE_BYTES,
   N_PROPS
 };
 
@@ -186,7 +201,14 @@ progress (void *user_data)
   GrammarSqliteDatabase *self = user_data;
 
   /* Non-zero interrupts the statement being stepped, and only it. */
-  return self->stepping != NULL && g_cancellable_is_cancelled (self->stepping);
+  if (self->stepping != NULL && g_cancellable_is_cancelled (self->stepping))
+    return 1;
+  if (self->deadline != 0 && g_get_monotonic_time () > self->deadline)
+    {
+      self->timed_out = TRUE;
+      return 1;
+    }
+  return 0;
 }
 
 static const char *
@@ -232,8 +254,11 @@ starts_with_keyword (const char *sql,
 }
 
 /* Step one statement of this connection. Holding the connection mutex
- * makes the progress handler see our cancellable and the error message
- * be this statement's. */
+ * makes the progress handler see our cancellable and deadline, and the
+ * error message be this statement's. The deadline is per step: the time
+ * SQLite spends working out the next row (or the whole answer of an
+ * aggregate), not the time the caller spends between rows, so a long
+ * answer read at the caller's pace is not cut. */
 int
 grammar_sqlite_database_step (GrammarSqliteDatabase  *self,
                               sqlite3_stmt           *stmt,
@@ -248,13 +273,24 @@ grammar_sqlite_database_step (GrammarSqliteDatabase  *self,
   outer = self->stepping;
   self->stepping = cancellable;
   self->denied = FALSE;
+  self->timed_out = FALSE;
+  self->deadline = self->query_timeout > 0
+                   ? g_get_monotonic_time () + (gint64) self->query_timeout * G_USEC_PER_SEC : 0;
   rc = sqlite3_step (stmt);
   self->stepping = outer;
+  self->deadline = 0;
 
   if (rc == SQLITE_ROW || rc == SQLITE_DONE)
     ;
   else if ((rc & 0xff) == SQLITE_INTERRUPT && g_cancellable_set_error_if_cancelled (cancellable, error))
     ;
+  else if ((rc & 0xff) == SQLITE_INTERRUPT && self->timed_out)
+    g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT,
+                 "query-timeout=%u s exceeded: the statement was stopped", self->query_timeout);
+  else if ((rc & 0xff) == SQLITE_TOOBIG)
+    g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_LIMIT,
+                 "max-value-bytes=%u exceeded: the statement made a longer value (%s)",
+                 self->max_value_bytes, sqlite3_errmsg (self->db));
   else if ((rc & 0xff) == SQLITE_AUTH || self->denied)
     g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY,
                  READ_ONLY_MESSAGE ": %s", sqlite3_errmsg (self->db));
@@ -1025,6 +1061,9 @@ lock_down (GrammarSqliteDatabase  *self,
 
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
   sqlite3_busy_timeout (self->db, self->busy_timeout);
+  /* SQLite builds a value whole before it hands it over: a limit on the
+   * length is the only way to keep randomblob(900000000) out of memory. */
+  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, (int) self->max_value_bytes);
 
   self->access = ACCESS_SCRIPT;
   rc = sqlite3_exec (self->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
@@ -1225,6 +1264,12 @@ grammar_sqlite_database_get_property (GObject    *object,
     case PROP_BUSY_TIMEOUT:
       g_value_set_int (value, self->busy_timeout);
       break;
+    case PROP_QUERY_TIMEOUT:
+      g_value_set_uint (value, self->query_timeout);
+      break;
+    case PROP_MAX_VALUE_BYTES:
+      g_value_set_uint (value, self->max_value_bytes);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1250,6 +1295,12 @@ grammar_sqlite_database_set_property (GObject      *object,
       break;
     case PROP_BUSY_TIMEOUT:
       self->busy_timeout = g_value_get_int (value);
+      break;
+    case PROP_QUERY_TIMEOUT:
+      self->query_timeout = g_value_get_uint (value);
+      break;
+    case PROP_MAX_VALUE_BYTES:
+      self->max_value_bytes = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1302,6 +1353,32 @@ grammar_sqlite_database_class_init (GrammarSqliteDatabaseClass *klass)
                       "Milliseconds a query waits for a lock held by another process before it fails",
                       0, G_MAXINT, 5000, flags);
 
+  /**
+   * GrammarSqliteDatabase:query-timeout:
+   *
+   * Seconds SQLite may work on one step of a statement (the next row,
+   * or the whole answer of an aggregate) before the statement is
+   * stopped with %GRAMMAR_DATABASE_ERROR_LIMIT and a message that says
+   * `query-timeout=N s exceeded`; 0 for no limit. The default,
+   * %GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT, is the server plugins' too.
+   */
+  properties[PROP_QUERY_TIMEOUT] =
+    g_param_spec_uint ("query-timeout", "Query timeout",
+                       "Seconds SQLite may work on one row of a statement before it is stopped, 0 for no limit",
+                       0, G_MAXINT / 1000, GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT, flags);
+
+  /**
+   * GrammarSqliteDatabase:max-value-bytes:
+   *
+   * The longest text or blob a statement may make or read, in bytes
+   * (SQLite's `SQLITE_LIMIT_LENGTH`); a longer one stops the statement
+   * with %GRAMMAR_DATABASE_ERROR_LIMIT before it is held in memory.
+   */
+  properties[PROP_MAX_VALUE_BYTES] =
+    g_param_spec_uint ("max-value-bytes", "Largest value",
+                       "The longest text or blob, in bytes, a statement may make or read",
+                       1, 1000000000, GRAMMAR_SQLITE_DEFAULT_MAX_VALUE_BYTES, flags);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1315,6 +1392,8 @@ grammar_sqlite_database_init (GrammarSqliteDatabase *self)
 {
   g_mutex_init (&self->schema_lock);
   self->busy_timeout = 5000;
+  self->query_timeout = GRAMMAR_DATABASE_DEFAULT_QUERY_TIMEOUT;
+  self->max_value_bytes = GRAMMAR_SQLITE_DEFAULT_MAX_VALUE_BYTES;
 }
 
 static void
