@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-jsonl-private.h"
 
@@ -111,6 +112,8 @@ grammar_jsonl_parse_object (JsonParser  *parser,
                    "%s:%" G_GUINT64_FORMAT ": not valid UTF-8", path, line);
       return NULL;
     }
+  if (!grammar_json_check_depth (path, line, text, length, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, text, length, &local_error))
     {
       set_json_error (error, path, line, local_error->message);
@@ -340,10 +343,7 @@ void
 grammar_jsonl_append_node (GString  *lines,
                            JsonNode *node)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_root (generator, node);
-  json_generator_to_gstring (generator, lines);
+  grammar_json_append_node (lines, node, 0);
   g_string_append_c (lines, '\n');
 }
 

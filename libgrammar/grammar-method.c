@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "grammar-json-private.h"
 #include "grammar-method-private.h"
 #include "grammar-comparison.h"
 #include "grammar-database.h"
@@ -996,7 +997,7 @@ load_kept_report (GrammarMethod  *self,
   g_autofree char *path = grammar_method_dup_report_path (self, "json");
   g_autoptr (JsonParser) parser = json_parser_new ();
 
-  if (!json_parser_load_from_mapped_file (parser, path, error))
+  if (!grammar_json_load_file (parser, path, error))
     return FALSE;
   g_clear_pointer (&self->report, json_node_unref);
   self->report = json_parser_steal_root (parser);
