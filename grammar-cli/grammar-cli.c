@@ -189,3 +189,28 @@ grammar_cli_run_until_done (GObject          *source,
   g_propagate_error (error, g_steal_pointer (&local_error));
   return GRAMMAR_EXIT_FAILED;
 }
+
+/* grammar_check_output_not_input() on the @n_inputs files a command was
+ * given, the options not given (%NULL) left out; FALSE with @status set
+ * and the message printed when @output is one of them. */
+gboolean
+grammar_cli_check_output (const char         *command,
+                          const char         *output,
+                          const char * const *inputs,
+                          guint               n_inputs,
+                          int                *status)
+{
+  g_autoptr (GPtrArray) given = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+
+  if (output == NULL)
+    return TRUE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] != NULL)
+      g_ptr_array_add (given, (gpointer) inputs[i]);
+  g_ptr_array_add (given, NULL);
+  if (grammar_check_output_not_input (output, (const char * const *) given->pdata, &error))
+    return TRUE;
+  *status = grammar_cli_report (command, error);
+  return FALSE;
+}

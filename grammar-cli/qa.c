@@ -179,8 +179,7 @@ grammar_cli_qa (int    argc,
     "answered by one set-based query (not limited by --max-combinations); the others\n"
     "run once per combination.");
   g_option_context_set_description (context,
-    "Invalid templates in the input are listed and left out; the others are generated,\n"
-    "and the exit status is 2 so that a script notices.\n"
+    "Invalid templates in the input are listed and nothing is written (exit status 2).\n"
     "The output is replaced only when the run succeeds; an interrupted or failed run\n"
     "leaves the previous file as it was.\n"
     "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input.");
@@ -189,6 +188,12 @@ grammar_cli_qa (int    argc,
     return status;
   if (!check_options (input, output, per_group, seed, max_combinations, argc, argv))
     return GRAMMAR_EXIT_USAGE;
+  {
+    const char *inputs[] = { input, config_path, documents_path };
+
+    if (!grammar_cli_check_output ("qa", output, inputs, G_N_ELEMENTS (inputs), &status))
+      return status;
+  }
 
   config = grammar_cli_load_config (config_path, &error);
   if (config == NULL)
@@ -199,6 +204,15 @@ grammar_cli_qa (int    argc,
   templates = load_templates (input, GRAMMAR_DATABASE (database), &n_problems, &error);
   if (templates == NULL)
     return grammar_cli_report ("qa", error);
+  /* A run that ends with exit 2 must not have replaced a finished
+   * dataset with part of it: the input is checked before anything is
+   * written. */
+  if (n_problems > 0)
+    {
+      fprintf (stderr, "grammar qa: %u template%s of %s %s invalid (listed above); nothing written, %s left as it was\n",
+               n_problems, n_problems == 1 ? "" : "s", input, n_problems == 1 ? "is" : "are", output);
+      return GRAMMAR_EXIT_USAGE;
+    }
   if (documents_path != NULL)
     {
       documents = grammar_document_load_jsonl (documents_path, &error);
@@ -240,13 +254,5 @@ grammar_cli_qa (int    argc,
   print_lines ((const char * const *) warnings);
   if (!quiet)
     print_summary (generator, output, (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
-  /* The valid templates are generated; the status still tells a script
-   * that the input needs fixing. */
-  if (n_problems > 0)
-    {
-      fprintf (stderr, "grammar qa: %u template%s of %s left out (listed above); the others were generated\n",
-               n_problems, n_problems == 1 ? "" : "s", input);
-      return GRAMMAR_EXIT_USAGE;
-    }
   return GRAMMAR_EXIT_OK;
 }

@@ -177,22 +177,9 @@ grammar_jsonl_check_not_same_file (const char    *input_path,
                                    GCancellable  *cancellable,
                                    GError       **error)
 {
-  g_autoptr (GFile) input = g_file_new_for_path (input_path);
-  g_autoptr (GFile) output = g_file_new_for_path (output_path);
-  g_autoptr (GFileInfo) input_info = NULL;
-  g_autoptr (GFileInfo) output_info = NULL;
-  gboolean same = g_file_equal (input, output);
+  const char *inputs[] = { input_path, NULL };
 
-  input_info = g_file_query_info (input, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE, cancellable, NULL);
-  output_info = g_file_query_info (output, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE, cancellable, NULL);
-  if (input_info != NULL && output_info != NULL &&
-      g_strcmp0 (g_file_info_get_attribute_string (input_info, G_FILE_ATTRIBUTE_ID_FILE),
-                 g_file_info_get_attribute_string (output_info, G_FILE_ATTRIBUTE_ID_FILE)) == 0)
-    same = TRUE;
-  if (same)
-    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                 "%s: the output must not be the input", output_path);
-  return !same;
+  return grammar_check_output_not_input (output_path, inputs, error);
 }
 
 /* One line of an output: a JSON object with a string `id`, which @func
@@ -278,6 +265,15 @@ grammar_jsonl_scan_output (const char            *path,
         break;
       line++;
       terminated = offset + (goffset) length < size;
+      /* The product never writes a blank line: one is damage (two
+       * writers, an edit), not the end of a killed run. */
+      if (terminated && grammar_jsonl_line_is_blank (text, length))
+        {
+          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                       "%s:%" G_GUINT64_FORMAT ": a blank line; every line of an output is one record",
+                       path, line);
+          return FALSE;
+        }
       if (!grammar_jsonl_line_is_blank (text, length) &&
           !scan_line (parser, path, line, text, length, func, user_data, terminated ? error : NULL))
         {
