@@ -61,47 +61,26 @@ grammar_json_add_interval (JsonBuilder *builder,
 
 /* Writing JSON ----------------------------------------------------------- */
 
+static void
+append_indent (Buffer *out,
+               guint   indent,
+               guint   level)
+{
+  for (guint i = 0; i < indent * level; i++)
+    grammar_qa_buffer_append_c (out, ' ');
+}
+
 /* Every file the product writes takes its numbers from here (through
  * grammar_qa_append_json_double()): json-glib's generator writes 1e20 as
  * "1e+20.0" and infinity as "inf.0", which no JSON reader accepts, the
  * product's own included. A finite double is its shortest round-trip
  * text; JSON has no infinity nor NaN, so they are written as the strings
- * "Infinity", "-Infinity" and "NaN" (doc/formats.md), never bare. */
-static void
-append_double (GString *out,
-               double   value)
-{
-  Buffer buffer = { 0, };
-
-  grammar_qa_append_json_double (&buffer, value);
-  g_string_append_len (out, buffer.data, buffer.len);
-  grammar_qa_buffer_clear (&buffer);
-}
-
-static void
-append_string (GString    *out,
-               const char *text)
-{
-  Buffer buffer = { 0, };
-
-  grammar_qa_append_json_string (&buffer, text, strlen (text));
-  g_string_append_len (out, buffer.data, buffer.len);
-  grammar_qa_buffer_clear (&buffer);
-}
-
-static void
-append_indent (GString *out,
-               guint    indent,
-               guint    level)
-{
-  for (guint i = 0; i < indent * level; i++)
-    g_string_append_c (out, ' ');
-}
-
-/* Laid out as json-glib's generator lays it out ("key" : value when
+ * "Infinity", "-Infinity" and "NaN" (doc/formats.md), never bare.
+ *
+ * Laid out as json-glib's generator lays it out ("key" : value when
  * pretty), so that only the numbers differ from what it wrote. */
 static void
-append_node (GString  *out,
+append_node (Buffer   *out,
              JsonNode *node,
              guint     indent,
              guint     level)
@@ -109,20 +88,32 @@ append_node (GString  *out,
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_NULL:
-      g_string_append (out, "null");
+      buffer_append_literal (out, "null");
       break;
     case JSON_NODE_VALUE:
       {
         GType type = json_node_get_value_type (node);
 
         if (type == G_TYPE_STRING)
-          append_string (out, json_node_get_string (node));
+          {
+            const char *text = json_node_get_string (node);
+
+            if (text != NULL)
+              grammar_qa_append_json_string (out, text, strlen (text));
+            else
+              buffer_append_literal (out, "null");
+          }
         else if (type == G_TYPE_DOUBLE)
-          append_double (out, json_node_get_double (node));
+          grammar_qa_append_json_double (out, json_node_get_double (node));
         else if (type == G_TYPE_BOOLEAN)
-          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+          {
+            if (json_node_get_boolean (node))
+              buffer_append_literal (out, "true");
+            else
+              buffer_append_literal (out, "false");
+          }
         else
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+          grammar_qa_append_json_int (out, json_node_get_int (node));
       }
       break;
     case JSON_NODE_ARRAY:
@@ -130,20 +121,20 @@ append_node (GString  *out,
         JsonArray *array = json_node_get_array (node);
         guint n = json_array_get_length (array);
 
-        g_string_append_c (out, '[');
+        grammar_qa_buffer_append_c (out, '[');
         if (indent > 0)
-          g_string_append_c (out, '\n');
+          grammar_qa_buffer_append_c (out, '\n');
         for (guint i = 0; i < n; i++)
           {
             append_indent (out, indent, level + 1);
             append_node (out, json_array_get_element (array, i), indent, level + 1);
             if (i + 1 < n)
-              g_string_append_c (out, ',');
+              grammar_qa_buffer_append_c (out, ',');
             if (indent > 0)
-              g_string_append_c (out, '\n');
+              grammar_qa_buffer_append_c (out, '\n');
           }
         append_indent (out, indent, level);
-        g_string_append_c (out, ']');
+        grammar_qa_buffer_append_c (out, ']');
       }
       break;
     case JSON_NODE_OBJECT:
@@ -154,23 +145,26 @@ append_node (GString  *out,
         JsonNode *member;
         guint n = json_object_get_size (object), i = 0;
 
-        g_string_append_c (out, '{');
+        grammar_qa_buffer_append_c (out, '{');
         if (indent > 0)
-          g_string_append_c (out, '\n');
+          grammar_qa_buffer_append_c (out, '\n');
         json_object_iter_init_ordered (&iter, object);
         while (json_object_iter_next_ordered (&iter, &name, &member))
           {
             append_indent (out, indent, level + 1);
-            append_string (out, name);
-            g_string_append (out, indent > 0 ? " : " : ":");
+            grammar_qa_append_json_string (out, name, strlen (name));
+            if (indent > 0)
+              buffer_append_literal (out, " : ");
+            else
+              grammar_qa_buffer_append_c (out, ':');
             append_node (out, member, indent, level + 1);
             if (++i < n)
-              g_string_append_c (out, ',');
+              grammar_qa_buffer_append_c (out, ',');
             if (indent > 0)
-              g_string_append_c (out, '\n');
+              grammar_qa_buffer_append_c (out, '\n');
           }
         append_indent (out, indent, level);
-        g_string_append_c (out, '}');
+        grammar_qa_buffer_append_c (out, '}');
       }
       break;
     default:
@@ -185,7 +179,11 @@ grammar_json_append_node (GString  *out,
                           JsonNode *node,
                           guint     indent)
 {
-  append_node (out, node, indent, 0);
+  Buffer buffer = { 0, };
+
+  append_node (&buffer, node, indent, 0);
+  g_string_append_len (out, buffer.data, buffer.len);
+  grammar_qa_buffer_clear (&buffer);
 }
 
 char *
@@ -193,12 +191,13 @@ grammar_json_to_string (JsonNode *node,
                         guint     indent,
                         gsize    *length)
 {
-  GString *out = g_string_new (NULL);
+  Buffer buffer = { 0, };
 
-  append_node (out, node, indent, 0);
+  append_node (&buffer, node, indent, 0);
+  grammar_qa_buffer_append_c (&buffer, '\0');
   if (length != NULL)
-    *length = out->len;
-  return g_string_free (out, FALSE);
+    *length = buffer.len - 1;
+  return buffer.data;
 }
 
 /* Reading JSON ----------------------------------------------------------- */
