@@ -67,13 +67,8 @@ grammar_cli_load_config (const char  *path,
 void
 grammar_cli_print_json (JsonNode *node)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = grammar_json_to_data (node, 2, NULL);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
   printf ("%s\n", text);
 }
 

@@ -337,7 +337,7 @@ grammar_document_to_json (GrammarDocument *self)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  return grammar_json_to_string (root, 0, NULL);
+  return grammar_json_to_data (root, 0, NULL);
 }
 
 /* Reading documents.jsonl */
@@ -455,7 +455,7 @@ read_source (JsonObject  *object,
 
   *table = g_strdup (table_name);
   if (key_node != NULL && JSON_NODE_HOLDS_OBJECT (key_node))
-    *key = grammar_json_to_string (key_node, 0, NULL);
+    *key = grammar_json_to_data (key_node, 0, NULL);
   return TRUE;
 }
 

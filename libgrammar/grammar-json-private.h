@@ -6,6 +6,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "grammar-json.h"
+
 G_BEGIN_DECLS
 
 /* The evaluation, the comparison and the reliability write numbers that
@@ -35,10 +37,6 @@ G_GNUC_INTERNAL
 void     grammar_json_append_node (GString    *out,
                                    JsonNode   *node,
                                    guint       indent);
-G_GNUC_INTERNAL
-char    *grammar_json_to_string   (JsonNode   *node,
-                                   guint       indent,
-                                   gsize      *length);
 G_GNUC_INTERNAL
 gboolean grammar_json_check_depth (const char *path,
                                    guint64     first_line,

@@ -186,12 +186,28 @@ grammar_json_append_node (GString  *out,
   grammar_qa_buffer_clear (&buffer);
 }
 
+/**
+ * grammar_json_to_data:
+ * @node: a JSON tree
+ * @indent: spaces a level, or 0 for one line
+ * @length: (out) (optional): return location for the length of the text
+ *
+ * Writes @node as JSON text, as every file of the product is written: a
+ * finite real in the shortest form that reads back as the same double
+ * (`0.1`, `1e+20`), infinities and NaN as the strings `"Infinity"`,
+ * `"-Infinity"` and `"NaN"` (JSON has no such numbers), and the layout
+ * of #JsonGenerator (`"key" : value` when @indent is not 0).
+ *
+ * Returns: (transfer full): the text, nul-terminated
+ */
 char *
-grammar_json_to_string (JsonNode *node,
-                        guint     indent,
-                        gsize    *length)
+grammar_json_to_data (JsonNode *node,
+                      guint     indent,
+                      gsize    *length)
 {
   Buffer buffer = { 0, };
+
+  g_return_val_if_fail (node != NULL, NULL);
 
   append_node (&buffer, node, indent, 0);
   grammar_qa_buffer_append_c (&buffer, '\0');

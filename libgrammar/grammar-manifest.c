@@ -231,7 +231,7 @@ write_manifest (GOutputStream  *stream,
   json_builder_end_object (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
-  text = grammar_json_to_string (root, 2, &length);
+  text = grammar_json_to_data (root, 2, &length);
   return g_output_stream_write_all (stream, text, length, NULL, cancellable, error) &&
          g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error);
 }

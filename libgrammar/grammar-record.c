@@ -1300,7 +1300,7 @@ write_records (GOutputStream  *stream,
       g_autofree char *line = NULL;
       gsize length;
 
-      line = grammar_json_to_string (node, 0, &length);
+      line = grammar_json_to_data (node, 0, &length);
       if (!g_output_stream_write_all (stream, line, length, NULL, cancellable, error) ||
           !g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error))
         return FALSE;

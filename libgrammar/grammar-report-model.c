@@ -376,7 +376,7 @@ format_json (JsonNode *node)
 {
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return g_strdup (NONE);
-  return grammar_json_to_string (node, 0, NULL);
+  return grammar_json_to_data (node, 0, NULL);
 }
 
 static const char *
