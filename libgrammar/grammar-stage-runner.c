@@ -396,7 +396,7 @@ typedef struct
 {
   GrammarStageRunner *self;
   Run *run;
-  GHashTable *lines;  /* id → the number of its line, as a pointer */
+  GHashTable *lines;  /* id (the key of run->done) → its line number */
 } Scan;
 
 /* Notes one record of the output: its id, and whether the subclass
@@ -426,8 +426,12 @@ scan_output_line (JsonObject  *object,
     }
   if (klass->note_output != NULL && !klass->note_output (scan->self, object, id, &redo, error))
     return FALSE;
-  g_hash_table_insert (scan->lines, g_strdup (id), GSIZE_TO_POINTER ((gsize) line));
-  g_hash_table_insert (scan->run->done, g_strdup (id), GINT_TO_POINTER (redo));
+  {
+    char *key = g_strdup (id);
+
+    g_hash_table_insert (scan->run->done, key, GINT_TO_POINTER (redo));
+    g_hash_table_insert (scan->lines, key, GSIZE_TO_POINTER ((gsize) line));
+  }
   if (redo)
     g_hash_table_add (scan->run->redo_lines, g_memdup2 (&line, sizeof line));
   return TRUE;
@@ -595,7 +599,8 @@ prepare (GrammarStageRunner  *self,
          GCancellable        *cancellable,
          GError             **error)
 {
-  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Its keys are those of run->done, which outlives it. */
+  g_autoptr (GHashTable) lines = g_hash_table_new (g_str_hash, g_str_equal);
   Scan scan = { self, run, lines };
 
   if (!grammar_jsonl_check_not_same_file (run->input, run->output, cancellable, error) ||
