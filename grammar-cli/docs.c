@@ -211,6 +211,12 @@ grammar_cli_docs (int    argc,
   status = check_options (&options, argc, argv);
   if (status != GRAMMAR_EXIT_OK)
     return status;
+  {
+    const char *inputs[] = { options.config_path };
+
+    if (!grammar_cli_check_output ("docs", options.output, inputs, G_N_ELEMENTS (inputs), &status))
+      return status;
+  }
 
   config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)

@@ -67,13 +67,8 @@ grammar_cli_load_config (const char  *path,
 void
 grammar_cli_print_json (JsonNode *node)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = grammar_json_to_data (node, 2, NULL);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
   printf ("%s\n", text);
 }
 
@@ -188,4 +183,29 @@ grammar_cli_run_until_done (GObject          *source,
     return 128 + waiting.signal;
   g_propagate_error (error, g_steal_pointer (&local_error));
   return GRAMMAR_EXIT_FAILED;
+}
+
+/* grammar_check_output_not_input() on the @n_inputs files a command was
+ * given, the options not given (%NULL) left out; FALSE with @status set
+ * and the message printed when @output is one of them. */
+gboolean
+grammar_cli_check_output (const char         *command,
+                          const char         *output,
+                          const char * const *inputs,
+                          guint               n_inputs,
+                          int                *status)
+{
+  g_autoptr (GPtrArray) given = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+
+  if (output == NULL)
+    return TRUE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] != NULL)
+      g_ptr_array_add (given, (gpointer) inputs[i]);
+  g_ptr_array_add (given, NULL);
+  if (grammar_check_output_not_input (output, (const char * const *) given->pdata, &error))
+    return TRUE;
+  *status = grammar_cli_report (command, error);
+  return FALSE;
 }

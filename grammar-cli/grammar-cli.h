@@ -52,6 +52,11 @@ GrammarConfig *grammar_cli_load_config (const char     *path,
 int            grammar_cli_run         (int            argc,
                                         char         **argv);
 void           grammar_cli_print_json  (JsonNode       *node);
+gboolean       grammar_cli_check_output (const char         *command,
+                                         const char         *output,
+                                         const char * const *inputs,
+                                         guint               n_inputs,
+                                         int                *status);
 void           grammar_cli_print_llm_stats (GObject    *llm);
 
 /* An asynchronous operation of @source, started with @data. */

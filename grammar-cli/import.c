@@ -198,6 +198,14 @@ grammar_cli_import (int    argc,
     return status;
   if (!check_usage (&options, argc, &status))
     return status;
+  if (!grammar_cli_check_output ("import", options.output, (const char * const *) argv + 1, argc - 1, &status))
+    return status;
+  {
+    const char *inputs[] = { options.config_path };
+
+    if (!grammar_cli_check_output ("import", options.output, inputs, G_N_ELEMENTS (inputs), &status))
+      return status;
+  }
 
   for (int i = 1; i < argc; i++)
     if (is_results_file (argv[i]))

@@ -116,7 +116,7 @@ default_to_text (GParamSpec *pspec)
     return g_strdup ("none");
   if (json_node_get_value_type (node) == G_TYPE_STRING)
     return g_strdup_printf ("“%s”", json_node_get_string (node));
-  return json_to_string (node, FALSE);
+  return grammar_json_to_data (node, 0, NULL);
 }
 
 static JsonNode *

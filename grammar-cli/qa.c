@@ -202,10 +202,10 @@ grammar_cli_qa (int    argc,
     "answered by one set-based query (not limited by --max-combinations); the others\n"
     "run once per combination.");
   g_option_context_set_description (context,
-    "Invalid templates in the input are listed and left out; the others are generated,\n"
-    "and the exit status is 2 so that a script notices. So is a template whose answer\n"
-    "exceeds --max-answer-rows or --max-answer-bytes, or whose statement runs longer\n"
-    "than the database's query-timeout (a key of its section; default 300 s).\n"
+    "Invalid templates in the input are listed and nothing is written (exit status 2).\n"
+    "A template whose answer exceeds --max-answer-rows or --max-answer-bytes, or whose\n"
+    "statement runs longer than the database's query-timeout (a key of its section;\n"
+    "default 300 s), is listed and left out, the others generated, and the exit status is 2.\n"
     "The output is replaced only when the run succeeds; an interrupted or failed run\n"
     "leaves the previous file as it was.\n"
     "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input.");
@@ -215,6 +215,12 @@ grammar_cli_qa (int    argc,
   if (!check_options (input, output, per_group, seed, max_combinations, max_answer_rows, max_answer_bytes,
                       argc, argv))
     return GRAMMAR_EXIT_USAGE;
+  {
+    const char *inputs[] = { input, config_path, documents_path };
+
+    if (!grammar_cli_check_output ("qa", output, inputs, G_N_ELEMENTS (inputs), &status))
+      return status;
+  }
 
   config = grammar_cli_load_config (config_path, &error);
   if (config == NULL)
@@ -225,6 +231,15 @@ grammar_cli_qa (int    argc,
   templates = load_templates (input, GRAMMAR_DATABASE (database), &n_problems, &error);
   if (templates == NULL)
     return grammar_cli_report ("qa", error);
+  /* A run that ends with exit 2 must not have replaced a finished
+   * dataset with part of it: the input is checked before anything is
+   * written. */
+  if (n_problems > 0)
+    {
+      fprintf (stderr, "grammar qa: %u template%s of %s %s invalid (listed above); nothing written, %s left as it was\n",
+               n_problems, n_problems == 1 ? "" : "s", input, n_problems == 1 ? "is" : "are", output);
+      return GRAMMAR_EXIT_USAGE;
+    }
   if (documents_path != NULL)
     {
       documents = grammar_document_load_jsonl (documents_path, &error);
@@ -270,12 +285,12 @@ grammar_cli_qa (int    argc,
   for (guint i = 0; left_out[i] != NULL; i++)
     fprintf (stderr, "grammar qa: %s\n", left_out[i]);
   n_left_out = g_strv_length (left_out);
-  /* The valid templates are generated; the status still tells a script
-   * that the input needs fixing. */
-  if (n_problems + n_left_out > 0)
+  /* Templates over a limit are left out and the others generated; the
+   * status still tells a script that the input needs fixing. */
+  if (n_left_out > 0)
     {
       fprintf (stderr, "grammar qa: %u template%s of %s left out (listed above); the others were generated\n",
-               n_problems + n_left_out, n_problems + n_left_out == 1 ? "" : "s", input);
+               n_left_out, n_left_out == 1 ? "" : "s", input);
       return GRAMMAR_EXIT_USAGE;
     }
   return GRAMMAR_EXIT_OK;

@@ -170,6 +170,20 @@ grammar_cli_report_main (int    argc,
   if (max_list < 0)
     max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? GRAMMAR_REPORT_TEXT_MAX_LIST : 0;
 
+  if (output_path != NULL)
+    {
+      g_autoptr (GPtrArray) inputs = g_ptr_array_new ();
+
+      g_ptr_array_add (inputs, input);
+      if (against != NULL)
+        g_ptr_array_add (inputs, against);
+      for (guint i = 0; assessed != NULL && assessed[i] != NULL; i++)
+        g_ptr_array_add (inputs, assessed[i]);
+      g_ptr_array_add (inputs, NULL);
+      if (!grammar_check_output_not_input (output_path, (const char * const *) inputs->pdata, &error))
+        return grammar_cli_report ("report", error);
+    }
+
   report = grammar_report_build_full (input, against, (const char * const *) assessed,
                                       (const guint *) cutoffs->data, cutoffs->len, balance,
                                       isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);

@@ -297,11 +297,18 @@ grammar_cli_stage_parse (const GrammarCliStageCommand  *command,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, command->name, argc, argv, status))
     return FALSE;
-  if (grammar_cli_stage_options_check (options, command->name, command->no_input, command->no_output, NULL,
-                                       *argc, *argv))
-    return TRUE;
-  *status = GRAMMAR_EXIT_USAGE;
-  return FALSE;
+  if (!grammar_cli_stage_options_check (options, command->name, command->no_input, command->no_output, NULL,
+                                        *argc, *argv))
+    {
+      *status = GRAMMAR_EXIT_USAGE;
+      return FALSE;
+    }
+  {
+    /* The runner checks its input; the keyfile is one too. */
+    const char *inputs[] = { options->config_path };
+
+    return grammar_cli_check_output (command->name, options->output, inputs, G_N_ELEMENTS (inputs), status);
+  }
 }
 
 /* Prints the runner's one-line summary of its last run, and @extra. */

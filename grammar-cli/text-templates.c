@@ -289,6 +289,14 @@ grammar_cli_text_templates (int    argc,
   status = check_options (&options, argc, argv);
   if (status != GRAMMAR_EXIT_OK)
     return status;
+  {
+    /* -i and -o may be one file: runs per style add up in it (the
+     * templates are read whole before it is replaced, atomically). */
+    const char *inputs[] = { options.config_path };
+
+    if (!grammar_cli_check_output ("text-templates", options.output, inputs, G_N_ELEMENTS (inputs), &status))
+      return status;
+  }
 
   config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)

@@ -135,6 +135,76 @@ grammar_config_override_property (GrammarConfig *self,
   g_hash_table_insert (properties, g_strdup (property), copy);
 }
 
+/* GKeyFile merges a section written twice and keeps the last of a key
+ * written twice, and what is built from it can then see a key twice (a
+ * GLib-CRITICAL): a keyfile that says one thing in two places is a
+ * mistake to show the user, with both places. One pass over the lines,
+ * as GKeyFile reads them: "[section]", "key=value", comments. */
+static gboolean
+check_duplicates (const char  *path,
+                  const char  *data,
+                  gsize        length,
+                  GError     **error)
+{
+  g_autoptr (GHashTable) sections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *section = NULL;
+  const char *end = data + length;
+  guint line = 0;
+
+  for (const char *p = data; p < end;)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      const char *next = eol != NULL ? eol + 1 : end;
+      g_autofree char *text = g_strndup (p, (eol != NULL ? eol : end) - p);
+      char *stripped = g_strstrip (text);
+      char *equals;
+      gpointer previous;
+
+      line++;
+      p = next;
+      if (*stripped == '\0' || *stripped == '#')
+        continue;
+      if (*stripped == '[')
+        {
+          char *close = strrchr (stripped, ']');
+
+          if (close == NULL)
+            continue;  /* GKeyFile says what is wrong */
+          g_free (section);
+          section = g_strndup (stripped + 1, close - stripped - 1);
+          previous = g_hash_table_lookup (sections, section);
+          if (previous != NULL)
+            {
+              g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_PARSE,
+                           "%s:%u: section [%s] is written twice; the first is at %s:%u",
+                           path, line, section, path, GPOINTER_TO_UINT (previous));
+              return FALSE;
+            }
+          g_hash_table_insert (sections, g_strdup (section), GUINT_TO_POINTER (line));
+          continue;
+        }
+      equals = strchr (stripped, '=');
+      if (section == NULL || equals == NULL)
+        continue;
+      *equals = '\0';
+      {
+        g_autofree char *key = g_strdup_printf ("%s\n%s", section, g_strchomp (stripped));
+
+        previous = g_hash_table_lookup (keys, key);
+        if (previous != NULL)
+          {
+            g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_PARSE,
+                         "%s:%u: [%s] %s is set twice; the first is at %s:%u",
+                         path, line, section, stripped, path, GPOINTER_TO_UINT (previous));
+            return FALSE;
+          }
+        g_hash_table_insert (keys, g_steal_pointer (&key), GUINT_TO_POINTER (line));
+      }
+    }
+  return TRUE;
+}
+
 /**
  * grammar_config_new_from_file:
  * @path: (type filename): the keyfile
@@ -162,6 +232,15 @@ grammar_config_new_from_file (const char  *path,
   absolute = g_canonicalize_filename (path, NULL);
   self->base_dir = g_path_get_dirname (absolute);
 
+  {
+    g_autofree char *contents = NULL;
+    gsize length = 0;
+
+    /* A file that cannot be read is for GKeyFile to report. */
+    if (g_file_get_contents (path, &contents, &length, NULL) &&
+        !check_duplicates (path, contents, length, error))
+      return NULL;
+  }
   if (!g_key_file_load_from_file (self->key_file, path, G_KEY_FILE_NONE, &local_error))
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_PARSE,
@@ -199,6 +278,8 @@ grammar_config_new_from_data (const char  *data,
   self->path = g_strdup ("<keyfile>");
   self->base_dir = g_canonicalize_filename (base_dir != NULL ? base_dir : ".", NULL);
 
+  if (!check_duplicates (self->path, data, length >= 0 ? (gsize) length : strlen (data), error))
+    return NULL;
   if (!g_key_file_load_from_data (self->key_file, data, length, G_KEY_FILE_NONE, &local_error))
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_PARSE,

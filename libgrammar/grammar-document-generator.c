@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "grammar-json-private.h"
 #include "grammar-document-generator-private.h"
 #include "grammar-configurable.h"
 #include "grammar-document-generator.h"
@@ -666,7 +667,6 @@ write_document (GOutputStream  *output,
                 GError        **error)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autoptr (GString) line = NULL;
 
@@ -687,9 +687,8 @@ write_document (GOutputStream  *output,
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
   line = g_string_new (NULL);
-  json_generator_to_gstring (generator, line);
+  grammar_json_append_node (line, root, 0);
   g_string_append_c (line, '\n');
   return g_output_stream_write_all (output, line->str, line->len, NULL, cancellable, error);
 }

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "grammar-json-private.h"
 #include "grammar-document.h"
 #include "grammar-error.h"
 
@@ -336,7 +337,7 @@ grammar_document_to_json (GrammarDocument *self)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  return json_to_string (root, FALSE);
+  return grammar_json_to_data (root, 0, NULL);
 }
 
 /* Reading documents.jsonl */
@@ -454,7 +455,7 @@ read_source (JsonObject  *object,
 
   *table = g_strdup (table_name);
   if (key_node != NULL && JSON_NODE_HOLDS_OBJECT (key_node))
-    *key = json_to_string (key_node, FALSE);
+    *key = grammar_json_to_data (key_node, 0, NULL);
   return TRUE;
 }
 
@@ -492,6 +493,8 @@ parse_line (JsonParser  *parser,
   JsonNode *root;
   JsonObject *object;
 
+  if (!grammar_json_check_depth (place->path, place->line, line, strlen (line), error))
+    return NULL;
   if (!json_parser_load_from_data (parser, line, -1, &local_error))
     {
       g_autofree char *text = json_error_text (local_error->message);

@@ -114,4 +114,8 @@ GQuark grammar_error_quark          (void);
 
 gboolean grammar_error_is_input_error (const GError *error);
 
+gboolean grammar_check_output_not_input (const char          *output,
+                                         const char * const  *inputs,
+                                         GError             **error);
+
 G_END_DECLS

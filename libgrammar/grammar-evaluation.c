@@ -530,6 +530,8 @@ parse_line (JsonParser  *parser,
                    "%s:%" G_GUINT64_FORMAT ": not valid UTF-8", path, line);
       return NULL;
     }
+  if (!grammar_json_check_depth (path, line, text, length, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, text, length, &local_error))
     {
       const char *message = local_error->message;

@@ -6,6 +6,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "grammar-json.h"
+
 G_BEGIN_DECLS
 
 /* The evaluation, the comparison and the reliability write numbers that
@@ -26,5 +28,27 @@ void grammar_json_add_interval (JsonBuilder *builder,
                                 gboolean     defined,
                                 double       low,
                                 double       high);
+
+/* How deep the JSON the product reads may nest: deeper than any file it
+ * writes, far shallower than what json-glib's recursive parser survives. */
+#define GRAMMAR_JSON_MAX_DEPTH 64
+
+G_GNUC_INTERNAL
+void     grammar_json_append_node (GString    *out,
+                                   JsonNode   *node,
+                                   guint       indent);
+G_GNUC_INTERNAL
+gboolean grammar_json_check_depth (const char *path,
+                                   guint64     first_line,
+                                   const char *text,
+                                   gsize       length,
+                                   GError    **error);
+G_GNUC_INTERNAL
+gboolean grammar_json_check_file_depth (const char *path,
+                                        GError    **error);
+G_GNUC_INTERNAL
+gboolean grammar_json_load_file   (JsonParser *parser,
+                                   const char *path,
+                                   GError    **error);
 
 G_END_DECLS

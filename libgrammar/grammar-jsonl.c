@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-jsonl-private.h"
 
@@ -111,6 +112,8 @@ grammar_jsonl_parse_object (JsonParser  *parser,
                    "%s:%" G_GUINT64_FORMAT ": not valid UTF-8", path, line);
       return NULL;
     }
+  if (!grammar_json_check_depth (path, line, text, length, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, text, length, &local_error))
     {
       set_json_error (error, path, line, local_error->message);
@@ -174,22 +177,9 @@ grammar_jsonl_check_not_same_file (const char    *input_path,
                                    GCancellable  *cancellable,
                                    GError       **error)
 {
-  g_autoptr (GFile) input = g_file_new_for_path (input_path);
-  g_autoptr (GFile) output = g_file_new_for_path (output_path);
-  g_autoptr (GFileInfo) input_info = NULL;
-  g_autoptr (GFileInfo) output_info = NULL;
-  gboolean same = g_file_equal (input, output);
+  const char *inputs[] = { input_path, NULL };
 
-  input_info = g_file_query_info (input, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE, cancellable, NULL);
-  output_info = g_file_query_info (output, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE, cancellable, NULL);
-  if (input_info != NULL && output_info != NULL &&
-      g_strcmp0 (g_file_info_get_attribute_string (input_info, G_FILE_ATTRIBUTE_ID_FILE),
-                 g_file_info_get_attribute_string (output_info, G_FILE_ATTRIBUTE_ID_FILE)) == 0)
-    same = TRUE;
-  if (same)
-    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                 "%s: the output must not be the input", output_path);
-  return !same;
+  return grammar_check_output_not_input (output_path, inputs, error);
 }
 
 /* One line of an output: a JSON object with a string `id`, which @func
@@ -275,6 +265,15 @@ grammar_jsonl_scan_output (const char            *path,
         break;
       line++;
       terminated = offset + (goffset) length < size;
+      /* The product never writes a blank line: one is damage (two
+       * writers, an edit), not the end of a killed run. */
+      if (terminated && grammar_jsonl_line_is_blank (text, length))
+        {
+          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                       "%s:%" G_GUINT64_FORMAT ": a blank line; every line of an output is one record",
+                       path, line);
+          return FALSE;
+        }
       if (!grammar_jsonl_line_is_blank (text, length) &&
           !scan_line (parser, path, line, text, length, func, user_data, terminated ? error : NULL))
         {
@@ -340,10 +339,7 @@ void
 grammar_jsonl_append_node (GString  *lines,
                            JsonNode *node)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_root (generator, node);
-  json_generator_to_gstring (generator, lines);
+  grammar_json_append_node (lines, node, 0);
   g_string_append_c (lines, '\n');
 }
 

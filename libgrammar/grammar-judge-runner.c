@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-enums.h"
 #include "grammar-error.h"
 #include "grammar-judge-runner.h"
@@ -218,7 +219,7 @@ retrieved_key (GPtrArray *hits)
     if (i == 0 || g_strcmp0 (g_ptr_array_index (ids, i - 1), g_ptr_array_index (ids, i)) != 0)
       json_array_add_string_element (array, g_ptr_array_index (ids, i));
   json_node_set_array (node, array);
-  return json_to_string (node, FALSE);
+  return grammar_json_to_data (node, 0, NULL);
 }
 
 static gboolean

@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
 #include "grammar-manifest-private.h"
@@ -143,6 +144,8 @@ grammar_manifest_load (const char  *folder,
   self->path = g_build_filename (folder, MANIFEST_FILE, NULL);
   if (!g_file_test (self->path, G_FILE_TEST_EXISTS))
     return g_steal_pointer (&self);
+  if (!grammar_json_check_file_depth (self->path, error))
+    return NULL;
   parser = json_parser_new ();
   if (!json_parser_load_from_mapped_file (parser, self->path, &local_error))
     {
@@ -215,7 +218,6 @@ write_manifest (GOutputStream  *stream,
 {
   GrammarManifest *self = user_data;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
   gsize length = 0;
@@ -229,9 +231,7 @@ write_manifest (GOutputStream  *stream,
   json_builder_end_object (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &length);
+  text = grammar_json_to_data (root, 2, &length);
   return g_output_stream_write_all (stream, text, length, NULL, cancellable, error) &&
          g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error);
 }

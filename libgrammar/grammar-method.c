@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "grammar-json-private.h"
 #include "grammar-method-private.h"
 #include "grammar-comparison.h"
 #include "grammar-database.h"
@@ -1057,7 +1058,7 @@ load_kept_report (GrammarMethod  *self,
   g_autofree char *path = grammar_method_dup_report_path (self, "json");
   g_autoptr (JsonParser) parser = json_parser_new ();
 
-  if (!json_parser_load_from_mapped_file (parser, path, error))
+  if (!grammar_json_load_file (parser, path, error))
     return FALSE;
   g_clear_pointer (&self->report, json_node_unref);
   self->report = json_parser_steal_root (parser);
@@ -1195,17 +1196,51 @@ check_styles (GrammarMethod  *self,
               GError        **error)
 {
   const char * const *styles = grammar_method_get_styles (self);
+  GKeyFile *key_file = grammar_config_get_key_file (self->config);
+  g_autofree char *written = g_key_file_get_value (key_file, "run", "styles", NULL);
 
+  /* An empty styles= would otherwise mean the default styles. */
+  if (self->styles == NULL && written != NULL && *g_strstrip (written) == '\0')
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "%s: [run] styles: no style given; name them, such as styles=short;long (or leave the key out)",
+                   grammar_config_get_path (self->config));
+      return FALSE;
+    }
   for (guint i = 0; styles[i] != NULL; i++)
     {
       if (!grammar_text_style_check (styles[i], error))
-        return FALSE;
+        {
+          g_prefix_error (error, "%s: [run] styles: ", grammar_config_get_path (self->config));
+          return FALSE;
+        }
       for (guint j = 0; j < i; j++)
         if (g_str_equal (styles[i], styles[j]))
           {
-            g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "the style %s is named twice", styles[i]);
+            g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: [run] styles: the style %s is named twice",
+                         grammar_config_get_path (self->config), styles[i]);
             return FALSE;
           }
+    }
+  return TRUE;
+}
+
+/* Everything the generation stages build from the keyfile, built before
+ * the first stage runs: a mistake in [database], [sql-generator],
+ * [verbalizer] or a [documents] template is reported before any stage
+ * has written, not after the stages before it. */
+static gboolean
+check_components (GrammarMethod  *self,
+                  GError        **error)
+{
+  if (!check_styles (self, error) || !ensure_database (self, error) || !ensure_generators (self, error))
+    return FALSE;
+  if (grammar_config_has_section (self->config, "documents"))
+    {
+      g_autoptr (GrammarDocumentGenerator) documents = grammar_document_generator_new (self->database, self->schema);
+
+      if (!grammar_document_generator_configure (documents, self->config, "documents", error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -1244,7 +1279,7 @@ grammar_method_run_async (GrammarMethod       *self,
       g_object_unref (task);
       return;
     }
-  if (!check_styles (self, &error))
+  if (!check_components (self, &error))
     {
       fail (task, error);
       return;

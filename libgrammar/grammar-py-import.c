@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-py-import.h"
 #include "grammar-record.h"
@@ -141,6 +142,8 @@ read_py_file (const char  *path,
       fail (error, path, local_error->message);
       return NULL;
     }
+  if (!grammar_json_check_depth (path, 1, contents, length, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, contents, length, &local_error))
     {
       const char *message = local_error->message;
@@ -752,6 +755,8 @@ import_results_file (const char  *path,
   JsonNode *root;
   JsonArray *items;
 
+  if (!grammar_json_check_file_depth (path, error))
+    return FALSE;
   if (!json_parser_load_from_mapped_file (parser, path, &local_error))
     {
       const char *message = local_error->message;

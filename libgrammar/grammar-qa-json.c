@@ -272,7 +272,9 @@ append_with_exponent (Buffer     *out,
 }
 
 /* The shortest text that reads back as the same double, and reads back
- * as a real rather than an integer, as Python's repr() writes it. */
+ * as a real rather than an integer, as Python's repr() writes it: the
+ * one number writer of every file the product writes (through
+ * grammar_json_append_node() for the others). */
 void
 grammar_qa_append_json_double (Buffer *out,
                     double  value)
@@ -282,8 +284,15 @@ grammar_qa_append_json_double (Buffer *out,
 
   if (!isfinite (value))
     {
-      /* JSON has no NaN nor infinity. */
-      buffer_append_literal (out, "null");
+      /* JSON has no NaN nor infinity: they are written as strings, never
+       * bare and never as null, which would say there was no value
+       * (doc/formats.md, "Numbers"). */
+      if (isnan (value))
+        buffer_append_literal (out, "\"NaN\"");
+      else if (value > 0)
+        buffer_append_literal (out, "\"Infinity\"");
+      else
+        buffer_append_literal (out, "\"-Infinity\"");
       return;
     }
   if (append_short_decimal (out, value))

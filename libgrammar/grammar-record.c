@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
 #include "grammar-record.h"
@@ -1293,16 +1294,13 @@ write_records (GOutputStream  *stream,
                GError        **error)
 {
   GPtrArray *records = user_data;
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-
   for (guint i = 0; i < records->len; i++)
     {
       g_autoptr (JsonNode) node = grammar_record_to_json (g_ptr_array_index (records, i));
       g_autofree char *line = NULL;
       gsize length;
 
-      json_generator_set_root (generator, node);
-      line = json_generator_to_data (generator, &length);
+      line = grammar_json_to_data (node, 0, &length);
       if (!g_output_stream_write_all (stream, line, length, NULL, cancellable, error) ||
           !g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error))
         return FALSE;

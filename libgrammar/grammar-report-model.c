@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-report-private.h"
 
@@ -375,7 +376,7 @@ format_json (JsonNode *node)
 {
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return g_strdup (NONE);
-  return json_to_string (node, FALSE);
+  return grammar_json_to_data (node, 0, NULL);
 }
 
 static const char *

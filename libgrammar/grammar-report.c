@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-comparison.h"
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
@@ -28,14 +29,8 @@ static void
 render_json (GString  *out,
              JsonNode *report)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, report);
-  text = json_generator_to_data (generator, NULL);
-  g_string_append_printf (out, "%s\n", text);
+  grammar_json_append_node (out, report, 2);
+  g_string_append_c (out, '\n');
 }
 
 /* Public API */

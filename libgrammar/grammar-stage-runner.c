@@ -396,6 +396,7 @@ typedef struct
 {
   GrammarStageRunner *self;
   Run *run;
+  GHashTable *lines;  /* id (the key of run->done) → its line number */
 } Scan;
 
 /* Notes one record of the output: its id, and whether the subclass
@@ -412,12 +413,25 @@ scan_output_line (JsonObject  *object,
   gboolean redo = FALSE;
   gpointer previous;
 
+  /* Only two writers on one output, or an edit, write an id twice:
+   * resuming would hide the damage (and count it as done), so the user
+   * is told where it is. (The message gets "FILE:LINE: " before it.) */
+  previous = g_hash_table_lookup (scan->lines, id);
+  if (previous != NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "id “%s” is already on line %" G_GUINT64_FORMAT "; one output, one line a record",
+                   id, (guint64) GPOINTER_TO_SIZE (previous));
+      return FALSE;
+    }
   if (klass->note_output != NULL && !klass->note_output (scan->self, object, id, &redo, error))
     return FALSE;
-  /* An id written twice is done when either line is. */
-  if (g_hash_table_lookup_extended (scan->run->done, id, NULL, &previous))
-    redo = redo && GPOINTER_TO_INT (previous);
-  g_hash_table_insert (scan->run->done, g_strdup (id), GINT_TO_POINTER (redo));
+  {
+    char *key = g_strdup (id);
+
+    g_hash_table_insert (scan->run->done, key, GINT_TO_POINTER (redo));
+    g_hash_table_insert (scan->lines, key, GSIZE_TO_POINTER ((gsize) line));
+  }
   if (redo)
     g_hash_table_add (scan->run->redo_lines, g_memdup2 (&line, sizeof line));
   return TRUE;
@@ -585,7 +599,9 @@ prepare (GrammarStageRunner  *self,
          GCancellable        *cancellable,
          GError             **error)
 {
-  Scan scan = { self, run };
+  /* Its keys are those of run->done, which outlives it. */
+  g_autoptr (GHashTable) lines = g_hash_table_new (g_str_hash, g_str_equal);
+  Scan scan = { self, run, lines };
 
   if (!grammar_jsonl_check_not_same_file (run->input, run->output, cancellable, error) ||
       !grammar_jsonl_scan_output (run->output, scan_output_line, &scan, &run->tail, cancellable, error) ||

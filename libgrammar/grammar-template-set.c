@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-template-set.h"
 
@@ -494,6 +495,8 @@ parse_file (const char  *path,
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s", local_error->message);
       return NULL;
     }
+  if (!grammar_json_check_depth (path, 1, contents, length, error))
+    return NULL;
   /* json-glib names in-memory data `<data>`; the position is what matters. */
   if (!json_parser_load_from_data (parser, contents, length, &local_error))
     {
@@ -615,13 +618,9 @@ save_json (JsonNode    *root,
            const char  *path,
            GError     **error)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (GString) text = g_string_new (NULL);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  json_generator_to_gstring (generator, text);
+  grammar_json_append_node (text, root, 2);
   g_string_append_c (text, '\n');
 
   /* Written to a temporary file and renamed: never half a file. */

@@ -17,6 +17,7 @@
 #include "grammar-cursor.h"
 #include "grammar-result.h"
 #include "grammar-value.h"
+#include "grammar-json.h"
 
 #include "grammar-chat-request.h"
 #include "grammar-chat-response.h"

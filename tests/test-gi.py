@@ -482,6 +482,22 @@ class GrammarGITest(unittest.TestCase):
             server.shutdown()
             server.server_close()
 
+    def test_json_numbers(self):
+        # The one number writer of the product's files, from Python too:
+        # shortest round-trip reals, infinities as documented strings.
+        gi.require_version('Json', '1.0')
+        from gi.repository import Json
+        builder = Json.Builder()
+        builder.begin_array()
+        for value in (1e20, 0.1, 2.0, float('inf'), float('-inf'), float('nan')):
+            builder.add_double_value(value)
+        builder.add_int_value(42)
+        builder.end_array()
+        text = Grammar.json_to_data(builder.get_root(), 0)
+        if isinstance(text, tuple):
+            text = text[0]
+        self.assertEqual(text, '[1e+20,0.1,2.0,"Infinity","-Infinity","NaN",42]')
+
 
 def main():
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(GrammarGITest)

@@ -1,0 +1,19 @@
+/* grammar-json.h: JSON text as every file of the product writes it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar.h> can be included directly."
+#endif
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+char *grammar_json_to_data (JsonNode *node,
+                            guint     indent,
+                            gsize    *length);
+
+G_END_DECLS
