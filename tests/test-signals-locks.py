@@ -31,6 +31,16 @@ TMP = tempfile.mkdtemp(prefix="grammar-signals-")
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 N_RECORDS = 3000
 
+
+def sanitized():
+    with open(EXE, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+# A command stops within 2 s of a signal. Under AddressSanitizer every step,
+# and the exit itself, is several times slower: the bound is looser there.
+STOP_WITHIN = 4.0 if sanitized() else 2.0
+
 results = []
 
 
@@ -135,7 +145,7 @@ def make_fixtures():
         db.close()
     write("stages.ini", "[database]\nplugin=sqlite\nuri=docs.sqlite\n\n"
                         "[system]\nplugin=rag-test\ndelay-ms=5\n\n"
-                        "[slow]\nplugin=rag-test\ndelay-ms=10000\n\n"
+                        "[slow]\nplugin=rag-test\ndelay-ms=10000\nlog=slow-asked.txt\n\n"
                         "[matcher]\nplugin=test-contains\ndelay-ms=5\n\n"
                         "[metrics]\nmetrics=lexical\n\n[lexical]\nplugin=faithfulness-lexical\n\n"
                         "[documents]\ntables=thing\nthing.title={label}\nthing.text={label} is thing {thing_id}.\n")
@@ -232,7 +242,8 @@ def test_signals(command):
             time.sleep(0.2)
         status, seconds, err = interrupt(process, number)
         check(status == 128 + number, "%s: %s exits %d (%s)" % (command, name, 128 + number, status), err)
-        check(seconds < 2.0, "%s: %s stops it within 2 s (%.3f s)" % (command, name, seconds))
+        check(seconds < STOP_WITHIN,
+              "%s: %s stops it within %g s (%.3f s)" % (command, name, STOP_WITHIN, seconds))
         if appends:
             ids = ids_of(output)
             check(ids is not None and max(ids.values()) == 1 and
@@ -259,8 +270,7 @@ def test_second_signal():
     command within 2 s."""
     args = ["rag", "-q", "-c", "stages.ini", "--system", "slow", "-i", "dataset.jsonl", "-o", "slow.jsonl"]
     process = spawn(*args)
-    wait_until(lambda: os.path.exists(path("slow.jsonl")), "rag starting")
-    time.sleep(0.2)
+    wait_until(lambda: count_lines("slow-asked.txt") > 0, "rag asking")
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     time.sleep(0.2)
@@ -272,12 +282,13 @@ def test_second_signal():
           "a second SIGINT exits 130 at once (%.3f s after the first)" % seconds, err)
     check("a second signal" in err, "it says so", err)
 
+    os.unlink(path("slow-asked.txt"))
     process = spawn(*args)
-    wait_until(lambda: os.path.exists(path("slow.jsonl")), "rag starting")
-    time.sleep(0.2)
+    wait_until(lambda: count_lines("slow-asked.txt") > 0, "rag asking")
     status, seconds, err = interrupt(process, signal.SIGTERM)
-    check(status == 143 and 1.0 < seconds < 2.0,
-          "calls that ignore the cancellation: SIGTERM still exits 143 within 2 s (%.3f s)" % seconds, err)
+    check(status == 143 and 1.0 < seconds < STOP_WITHIN,
+          "calls that ignore the cancellation: SIGTERM still exits 143 within %g s (%.3f s)" % (STOP_WITHIN, seconds),
+          err)
     check(count_lines("slow.jsonl") == 0 and os.path.getsize(path("slow.jsonl")) == 0,
           "nothing half written")
 
