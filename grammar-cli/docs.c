@@ -203,8 +203,12 @@ grammar_cli_docs (int    argc,
     "The output is replaced only when the run succeeds; an interrupted or failed run\n"
     "leaves the previous file as it was. A re-run with --generator llm sends no\n"
     "request whose answer is in the model's cache.\n"
+    "SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run within 2 s; a second signal\n"
+    "exits at once. One process writes an output at a time: a second one on it\n"
+    "stops at once (OUTPUT.lock names the first).\n"
     "Exit status: 0 success, 1 database, model or I/O failure, 2 bad usage,\n"
-    "configuration or input.");
+    "configuration or input, or an output in use; 128 + N when signal N stopped it\n"
+    "(130, 143, 129).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "docs", &argc, &argv, &status))
     return status;
@@ -230,7 +234,7 @@ grammar_cli_docs (int    argc,
     g_signal_connect (generator, "progress", G_CALLBACK (on_progress), &progress);
   /* SIGINT, SIGTERM or SIGHUP cancel the run: the library removes its
    * temporary file and the previous corpus stays */
-  status = grammar_cli_run_until_done (G_OBJECT (generator), start_generate, options.output,
+  status = grammar_cli_run_until_done ("docs", G_OBJECT (generator), start_generate, options.output,
                                        (GrammarCliFinish) grammar_document_generator_generate_to_file_finish,
                                        &error);
   grammar_cli_progress_end (&progress);
@@ -240,7 +244,7 @@ grammar_cli_docs (int    argc,
       if (error == NULL)
         {
           fprintf (stderr, "grammar docs: interrupted; %s was left as it was\n", options.output);
-          return GRAMMAR_EXIT_FAILED;
+          return status;
         }
       return grammar_cli_report ("docs", error);
     }

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grammar-cli.h"
 
@@ -117,11 +118,18 @@ grammar_cli_print_llm_stats (GObject *llm)
            requests, cache_hits, retries, prompt_tokens, completion_tokens);
 }
 
+/* How long a cancelled command may take to wind down (the calls in
+ * flight answering their cancellation, a worker thread noticing it)
+ * before it exits all the same: a signal stops every command within 2 s. */
+#define STOP_GRACE_MS 1500
+
 typedef struct
 {
+  const char *command;
   GCancellable *cancellable;
   GAsyncResult *result;
   int signal;   /* the first signal that came, or 0 */
+  guint grace;  /* the timeout after it */
 } Waiting;
 
 static void
@@ -135,12 +143,40 @@ on_done (GObject      *source,
   g_main_context_wakeup (NULL);
 }
 
+/* Signal handlers run here, from the main loop, never in the middle of
+ * a write: a line the command writes is either whole or not started, and
+ * _exit() leaves it so. An atomic output (qa, docs, a report) is still a
+ * temporary file then, and the previous file stays. Output locks are
+ * released by the kernel. */
+static G_NORETURN void
+exit_now (Waiting    *waiting,
+          int         number,
+          const char *why)
+{
+  fprintf (stderr, "\ngrammar %s: %s; stopped at once, what was written in whole lines stays\n",
+           waiting->command, why);
+  fflush (stderr);
+  _exit (128 + number);
+}
+
+static gboolean
+on_grace_over (gpointer data)
+{
+  Waiting *waiting = data;
+
+  waiting->grace = 0;
+  exit_now (waiting, waiting->signal, "the work in flight did not stop within 1.5 s");
+}
+
 static gboolean
 on_signal (Waiting *waiting,
            int      number)
 {
-  if (waiting->signal == 0)
-    waiting->signal = number;
+  /* A second signal (a second Ctrl-C) means now. */
+  if (waiting->signal != 0)
+    exit_now (waiting, number, "a second signal");
+  waiting->signal = number;
+  waiting->grace = g_timeout_add (STOP_GRACE_MS, on_grace_over, waiting);
   g_cancellable_cancel (waiting->cancellable);
   return G_SOURCE_CONTINUE;
 }
@@ -150,11 +186,15 @@ static gboolean on_sigterm (gpointer data) { return on_signal (data, SIGTERM); }
 static gboolean on_sighup (gpointer data) { return on_signal (data, SIGHUP); }
 
 /* Runs @start (with @data) on the default main context until @finish says it is over,
- * cancelling it on SIGINT, SIGTERM or SIGHUP. Returns GRAMMAR_EXIT_OK, or
+ * cancelling it on SIGINT, SIGTERM or SIGHUP; a second signal, or a
+ * command that is not over 1.5 s after the first, exits the process at
+ * once with 128 + the signal's number. Returns GRAMMAR_EXIT_OK, or
  * 128 + the signal's number when a signal stopped it, or
- * GRAMMAR_EXIT_FAILED with @error set when it failed. */
+ * GRAMMAR_EXIT_FAILED with @error set when it failed. @command names
+ * the command in messages. */
 int
-grammar_cli_run_until_done (GObject          *source,
+grammar_cli_run_until_done (const char       *command,
+                            GObject          *source,
                             GrammarCliStart   start,
                             gpointer          data,
                             GrammarCliFinish  finish,
@@ -162,7 +202,7 @@ grammar_cli_run_until_done (GObject          *source,
 {
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GError) local_error = NULL;
-  Waiting waiting = { cancellable, NULL, 0 };
+  Waiting waiting = { command, cancellable, NULL, 0, 0 };
   guint sources[3];
   gboolean ok;
 
@@ -174,6 +214,8 @@ grammar_cli_run_until_done (GObject          *source,
     g_main_context_iteration (NULL, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
     g_source_remove (sources[i]);
+  if (waiting.grace != 0)
+    g_source_remove (waiting.grace);
 
   ok = finish (source, waiting.result, &local_error);
   g_object_unref (waiting.result);

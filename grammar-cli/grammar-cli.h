@@ -69,7 +69,8 @@ typedef gboolean (*GrammarCliFinish) (GObject              *source,
                                       GAsyncResult         *result,
                                       GError              **error);
 
-int            grammar_cli_run_until_done (GObject          *source,
+int            grammar_cli_run_until_done (const char       *command,
+                                           GObject          *source,
                                            GrammarCliStart   start,
                                            gpointer          data,
                                            GrammarCliFinish  finish,

@@ -45,7 +45,9 @@ print_usage (FILE *out)
                 "  -h, --help     Show this help\n"
                 "  --version      Show the version\n\n"
                 "Run “grammar COMMAND --help” for the options of a command.\n"
-                "Exit status: 0 success, 1 the run failed, 2 bad usage, configuration or input.\n");
+                "Exit status: 0 success, 1 the run failed, 2 bad usage, configuration or input\n"
+                "(or an output another process is writing), 128 + N stopped by signal N\n"
+                "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n");
 }
 
 static const Command *

@@ -208,7 +208,11 @@ grammar_cli_qa (int    argc,
     "default 300 s), is listed and left out, the others generated, and the exit status is 2.\n"
     "The output is replaced only when the run succeeds; an interrupted or failed run\n"
     "leaves the previous file as it was.\n"
-    "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input.");
+    "SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run within 2 s; a second signal\n"
+    "exits at once. One process writes an output at a time: a second one on it\n"
+    "stops at once (OUTPUT.lock names the first).\n"
+    "Exit status: 0 success, 1 database or I/O failure, 2 bad usage or input, or an\n"
+    "output in use; 128 + N when signal N stopped it (130, 143, 129).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "qa", &argc, &argv, &status))
     return status;
@@ -264,7 +268,7 @@ grammar_cli_qa (int    argc,
   generate.output = output;
   /* SIGINT, SIGTERM or SIGHUP cancel the run: the library removes its
    * temporary file and the previous dataset stays */
-  status = grammar_cli_run_until_done (G_OBJECT (generator), start_generate, &generate,
+  status = grammar_cli_run_until_done ("qa", G_OBJECT (generator), start_generate, &generate,
                                        (GrammarCliFinish) grammar_qa_generator_generate_to_file_finish, &error);
   grammar_cli_progress_clear (&progress.line);
   if (status != GRAMMAR_EXIT_OK)
@@ -272,7 +276,7 @@ grammar_cli_qa (int    argc,
       if (error == NULL)
         {
           fprintf (stderr, "grammar qa: interrupted; %s was left as it was\n", output);
-          return GRAMMAR_EXIT_FAILED;
+          return status;
         }
       return grammar_cli_report ("qa", error);
     }

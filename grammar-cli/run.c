@@ -203,10 +203,13 @@ grammar_cli_run (int    argc,
     "what it was made from: a re-run keeps the stages whose configuration and\n"
     "inputs did not change, makes the others again, and says which.");
   g_option_context_set_description (context,
-    "Ctrl-C stops the run: the finished stages' files stay, rag and judge keep\n"
-    "every record written, and the next run goes on from there.\n"
+    "Ctrl-C (or SIGTERM, SIGHUP) stops the run within 2 s: the finished stages'\n"
+    "files stay, rag, judge and assess keep every record written, and the next\n"
+    "run goes on from there; a second signal exits at once. One run writes a\n"
+    "folder at a time: a second one stops at once (DIR/.lock names the first).\n"
     "Exit status: 0 success, 1 some queries failed or the run failed, 2 bad\n"
-    "usage, configuration or input, 128 + the signal's number when interrupted.");
+    "usage, configuration or input, or a folder in use; 128 + the signal's\n"
+    "number when interrupted (130, 143, 129).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "run", &argc, &argv, &status))
     return status;
@@ -228,7 +231,7 @@ grammar_cli_run (int    argc,
   g_signal_connect (method, "warning", G_CALLBACK (on_warning), &output);
   g_signal_connect (method, "progress", G_CALLBACK (on_progress), &output);
 
-  status = grammar_cli_run_until_done (G_OBJECT (method), start_method, NULL,
+  status = grammar_cli_run_until_done ("run", G_OBJECT (method), start_method, NULL,
                                        (GrammarCliFinish) grammar_method_run_finish, &error);
   grammar_cli_progress_end (&output.progress);
   if (status == GRAMMAR_EXIT_OK)

@@ -89,7 +89,7 @@ grammar_cli_print_llm_stats_within (GObject *object)
  * -q); SIGINT,
  * SIGTERM and SIGHUP stop it, keeping what was written. Prints the
  * runner's warnings and the statistics of the language models of
- * @service. Returns GRAMMAR_EXIT_OK, GRAMMAR_EXIT_FAILED when
+ * @service. Returns GRAMMAR_EXIT_OK, 128 + the signal's number when
  * interrupted, or else GRAMMAR_EXIT_FAILED with @error set. */
 int
 grammar_cli_run_stage (const char                    *command,
@@ -106,7 +106,7 @@ grammar_cli_run_stage (const char                    *command,
   grammar_cli_progress_init (&stage.progress, command, "records", options->quiet);
   if (stage.progress.enabled)
     handler = g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &stage);
-  status = grammar_cli_run_until_done (G_OBJECT (runner), start_stage, &stage,
+  status = grammar_cli_run_until_done (command, G_OBJECT (runner), start_stage, &stage,
                                        (GrammarCliFinish) grammar_stage_runner_run_finish, error);
   if (handler != 0)
     g_signal_handler_disconnect (runner, handler);
@@ -121,7 +121,7 @@ grammar_cli_run_stage (const char                    *command,
     {
       fprintf (stderr, "grammar %s: interrupted; %s keeps the %" G_GUINT64_FORMAT " records written, "
                "run again to resume\n", command, options->output, grammar_stage_runner_get_n_written (runner));
-      return GRAMMAR_EXIT_FAILED;
+      return status;
     }
   return status;
 }
@@ -215,8 +215,12 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "and an incomplete last line left by an interrupted run is removed. Ctrl-C\n"
     "stops the run: the results written stay, the queries in flight are asked\n"
     "again by the next run.\n"
+    "SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run within 2 s, keeping every\n"
+    "whole line written; a second signal exits at once. One process writes an\n"
+    "output at a time: a second one on it stops at once (OUTPUT.lock names the first).\n"
     "Exit status: 0 every query answered, 1 some queries failed (they are written\n"
-    "with their error) or the run failed, 2 bad usage, configuration or input.",
+    "with their error) or the run failed, 2 bad usage, configuration or input, or\n"
+    "an output in use; 128 + N when signal N stopped it (130, 143, 129).",
     "The dataset (JSON Lines, from grammar qa)",
     "The results to write or resume (JSON Lines)",
     "Only the first N records of the dataset (default: all)",
@@ -240,8 +244,12 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "(all with doc_ids, context without).\n"
     "Running again with the same output resumes: ids already in it are skipped,\n"
     "and an incomplete last line left by an interrupted run is removed.\n"
+    "SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run within 2 s, keeping every\n"
+    "whole line written; a second signal exits at once. One process writes an\n"
+    "output at a time: a second one on it stops at once (OUTPUT.lock names the first).\n"
     "Exit status: 0 every record judged (unmeasured ones included), 1 the matcher\n"
-    "failed or the run was interrupted, 2 bad usage, configuration or input.",
+    "failed, 2 bad usage, configuration or input, or an output in use; 128 + N\n"
+    "when signal N stopped it (130, 143, 129).",
     "The results to judge (JSON Lines, from grammar rag)",
     "The judged records to write or resume (JSON Lines)",
     "Only the first N records of the results (default: all)",
@@ -265,9 +273,13 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "and an incomplete last line left by an interrupted run is removed.\n"
     "grammar report -i judged.jsonl --assessed assessed.jsonl shows how far each\n"
     "metric agrees with the grounded verdicts.\n"
+    "SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run within 2 s, keeping every\n"
+    "whole line written; a second signal exits at once. One process writes an\n"
+    "output at a time: a second one on it stops at once (OUTPUT.lock names the first).\n"
     "Exit status: 0 every record scored (unmeasured ones included), 1 a metric\n"
-    "failed on some records (written unmeasured, --retry-failed scores them again)\n"
-    "or the run was interrupted, 2 bad usage, configuration or input.",
+    "failed on some records (written unmeasured, --retry-failed scores them again),\n"
+    "2 bad usage, configuration or input, or an output in use; 128 + N when\n"
+    "signal N stopped it (130, 143, 129).",
     "The results to score (JSON Lines, from grammar rag or grammar judge)",
     "The assessed records to write or resume (JSON Lines)",
     "Only the first N records of the results (default: all)",

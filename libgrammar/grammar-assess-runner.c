@@ -142,6 +142,14 @@ typedef struct
   guint index;
 } Slot;
 
+/* A metric cut short by cancellation leaves its slot empty. */
+static void
+score_unref (gpointer score)
+{
+  if (score != NULL)
+    g_object_unref (score);
+}
+
 static void
 assessment_free (Assessment *assessment)
 {
@@ -196,7 +204,7 @@ grammar_assess_runner_process_async (GrammarStageRunner  *runner,
 
   /* Scores that arrive after cancellation are still written. */
   g_task_set_check_cancellable (task, FALSE);
-  assessment->scores = g_ptr_array_new_full (self->metrics->len, (GDestroyNotify) g_object_unref);
+  assessment->scores = g_ptr_array_new_full (self->metrics->len, score_unref);
   g_ptr_array_set_size (assessment->scores, self->metrics->len);
   assessment->pending = self->metrics->len;
   g_task_set_task_data (task, assessment, (GDestroyNotify) assessment_free);

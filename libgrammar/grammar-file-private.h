@@ -42,4 +42,20 @@ void     grammar_file_write_atomically_async (gpointer             source_object
                                               GAsyncReadyCallback  callback,
                                               gpointer             callback_data);
 
+/*
+ * GrammarFileLock:
+ *
+ * An advisory lock that makes a process the only writer of an output
+ * (grammar_file_lock()); grammar_file_unlock() releases it.
+ */
+typedef struct _GrammarFileLock GrammarFileLock;
+
+G_GNUC_INTERNAL
+GrammarFileLock *grammar_file_lock   (const char       *path,
+                                      GError          **error);
+G_GNUC_INTERNAL
+void             grammar_file_unlock (GrammarFileLock  *lock);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarFileLock, grammar_file_unlock)
+
 G_END_DECLS

@@ -7,10 +7,181 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
+#include "grammar-error.h"
 #include "grammar-file-private.h"
+
+struct _GrammarFileLock
+{
+  char *path;   /* the lock file, or NULL when nothing was locked */
+  int fd;
+};
+
+/* @path with its folder's symbolic links resolved, and its own when it
+ * exists: two names of one output share one lock. */
+static char *
+resolve_path (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *real_dir = NULL;
+  char *real = realpath (path, NULL);
+
+  if (real != NULL)
+    return real;
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  real_dir = realpath (dir, NULL);
+  return real_dir != NULL ? g_build_filename (real_dir, base, NULL) : g_strdup (path);
+}
+
+/* What the lock file at @fd says about its holder: "pid N on HOST". The
+ * holder writes it just after taking the lock, so an empty file is read
+ * again a few times. */
+static char *
+describe_holder (int fd)
+{
+  for (guint attempt = 0; attempt < 20; attempt++)
+    {
+      char text[256];
+      ssize_t n = pread (fd, text, sizeof text - 1, 0);
+
+      if (n > 0)
+        {
+          text[n] = '\0';
+          return g_strdup (g_strstrip (text));
+        }
+      g_usleep (G_USEC_PER_SEC / 100);
+    }
+  return g_strdup ("a process that did not say its pid");
+}
+
+/*
+ * grammar_file_lock:
+ * @path: (type filename): the output file or folder a process is about to write
+ * @error: return location for a #GError
+ *
+ * Makes this process the only writer of @path for as long as it holds
+ * the lock: an advisory flock(2) on `PATH.lock` (on `PATH/.lock` for a
+ * folder), a file beside the output holding the writer's pid and host
+ * name. A second writer, in this process or another, fails at once with
+ * %GRAMMAR_ERROR_INVALID_INPUT naming @path and the holder.
+ *
+ * The kernel drops the lock when its process dies, however it dies: a
+ * lock file left by a killed process is simply locked again and
+ * rewritten by the next writer, there is nothing stale to clean up. A
+ * @path that exists and is not a regular file or folder (`/dev/null`, a
+ * pipe) is not locked: nothing can be damaged by two writers there;
+ * nor is one in a folder where the lock file cannot be made (missing or
+ * read-only), where writing the output fails with its own message.
+ *
+ * Returns: (transfer full): the lock, for grammar_file_unlock(), or %NULL
+ *   with @error set
+ */
+GrammarFileLock *
+grammar_file_lock (const char  *path,
+                   GError     **error)
+{
+  g_autofree char *real_path = resolve_path (path);
+  g_autofree char *lock_path = NULL;
+  g_autofree char *host = NULL;
+  GStatBuf info;
+
+  if (g_stat (real_path, &info) == 0 && !S_ISREG (info.st_mode) && !S_ISDIR (info.st_mode))
+    {
+      GrammarFileLock *lock = g_new0 (GrammarFileLock, 1);
+
+      lock->fd = -1;
+      return lock;
+    }
+  if (g_stat (real_path, &info) == 0 && S_ISDIR (info.st_mode))
+    lock_path = g_build_filename (real_path, ".lock", NULL);
+  else
+    lock_path = g_strconcat (real_path, ".lock", NULL);
+
+  /* The holder removes the lock file when it is done, so the file this
+   * process locked may be gone (or replaced) by then: lock again until
+   * the file locked is the one at lock_path. */
+  for (;;)
+    {
+      GrammarFileLock *lock;
+      g_autofree char *owner = NULL;
+      struct stat locked, current;
+      int fd = g_open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+      if (fd < 0)
+        {
+          /* A folder that does not exist or cannot be written: writing
+           * the output fails too, with its own message. */
+          g_debug ("%s: no lock file: %s", lock_path, g_strerror (errno));
+          lock = g_new0 (GrammarFileLock, 1);
+          lock->fd = -1;
+          return lock;
+        }
+      if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          int saved_errno = errno;
+          g_autofree char *holder = NULL;
+
+          if (saved_errno != EWOULDBLOCK)
+            {
+              g_close (fd, NULL);
+              g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: cannot lock %s: %s", path, lock_path,
+                           g_strerror (saved_errno));
+              return NULL;
+            }
+          holder = describe_holder (fd);
+          g_close (fd, NULL);
+          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                       "%s is being written by another process (%s; lock file %s): wait for it to end or stop it, "
+                       "or choose another output", path, holder, lock_path);
+          return NULL;
+        }
+      if (fstat (fd, &locked) != 0 || g_stat (lock_path, &current) != 0 || locked.st_ino != current.st_ino ||
+          locked.st_dev != current.st_dev)
+        {
+          g_close (fd, NULL);
+          continue;
+        }
+
+      if (host == NULL)
+        host = g_strdup (g_get_host_name ());
+      owner = g_strdup_printf ("pid %ld on %s\n", (long) getpid (), host);
+      /* Best effort: the lock holds without the description. */
+      if (ftruncate (fd, 0) == 0 && pwrite (fd, owner, strlen (owner), 0) < 0)
+        g_debug ("%s: cannot write the owner: %s", lock_path, g_strerror (errno));
+      lock = g_new0 (GrammarFileLock, 1);
+      lock->path = g_steal_pointer (&lock_path);
+      lock->fd = fd;
+      return lock;
+    }
+}
+
+/*
+ * grammar_file_unlock:
+ * @lock: (transfer full) (nullable): a lock from grammar_file_lock()
+ *
+ * Releases @lock and removes its lock file: removed while still locked,
+ * so that no other writer can lock it in between.
+ */
+void
+grammar_file_unlock (GrammarFileLock *lock)
+{
+  if (lock == NULL)
+    return;
+  if (lock->fd >= 0)
+    {
+      g_unlink (lock->path);
+      g_close (lock->fd, NULL);
+    }
+  g_free (lock->path);
+  g_free (lock);
+}
 
 /* A temporary file next to @path, so that renaming it is atomic. */
 static GFile *
@@ -66,6 +237,8 @@ write_into (GFile              *file,
  * leaves the previous file, or none. A @path that exists and is not a
  * regular file, such as `/dev/null` or a pipe, is written to directly:
  * there is nothing to replace. I/O errors are prefixed with @path.
+ * The write holds grammar_file_lock() on @path: a second process
+ * writing the same file meanwhile fails at once.
  *
  * Returns: %TRUE on success, %FALSE with @error set
  */
@@ -79,10 +252,14 @@ grammar_file_write_atomically (const char         *path,
   g_autoptr (GFile) temporary = NULL;
   g_autoptr (GFile) target = NULL;
   g_autoptr (GError) local_error = NULL;
+  g_autoptr (GrammarFileLock) lock = NULL;
   g_autofree char *real_path = NULL;
   GStatBuf info;
   gboolean ok;
 
+  lock = grammar_file_lock (path, error);
+  if (lock == NULL)
+    return FALSE;
   if (g_stat (path, &info) == 0)
     {
       if (!S_ISREG (info.st_mode))

@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include "grammar-file-private.h"
+
 #include "grammar-manifest-private.h"
 #include "grammar-method.h"
 #include "grammar-report.h"
@@ -99,6 +101,7 @@ struct _Run
   char *documents;       /* the corpus this run made, or NULL */
   gulong progress_handler;
   GObject *progress_source;
+  GrammarFileLock *lock; /* on the output folder, while the run lasts */
 };
 
 struct _Work

@@ -125,6 +125,7 @@ run_free (Run *run)
   g_ptr_array_unref (run->steps);
   g_clear_object (&run->manifest);
   g_free (run->documents);
+  g_clear_pointer (&run->lock, grammar_file_unlock);
   g_free (run);
 }
 
@@ -841,6 +842,25 @@ emit_warnings (GrammarMethod      *self,
     g_signal_emit (self, signals[SIGNAL_WARNING], 0, step_names[step->kind], lines[i]);
 }
 
+/* Before the caller hears of the end, so that it can run again at once. */
+static void
+release_folder (GTask *task)
+{
+  Run *run = g_task_get_task_data (task);
+
+  if (run != NULL)
+    g_clear_pointer (&run->lock, grammar_file_unlock);
+}
+
+static void
+fail (GTask  *task,
+      GError *error)
+{
+  release_folder (task);
+  g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
 /* The stage succeeded: record it complete, say so, go on. */
 static void
 step_done (GTask      *task,
@@ -853,8 +873,7 @@ step_done (GTask      *task,
   grammar_manifest_set (run->manifest, step->file, step->fingerprint, TRUE);
   if (!grammar_manifest_save (run->manifest, &error))
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail (task, error);
       return;
     }
   if (step->kind == STEP_DOCS)
@@ -863,14 +882,6 @@ step_done (GTask      *task,
                  summary);
   run->current++;
   next_step (task);
-}
-
-static void
-fail (GTask  *task,
-      GError *error)
-{
-  g_task_return_error (task, error);
-  g_object_unref (task);
 }
 
 static void
@@ -1102,13 +1113,16 @@ next_step (GTask *task)
   const char *reason;
   GError *error = NULL;
 
-  if (g_task_return_error_if_cancelled (task))
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
+      release_folder (task);
+      g_task_return_error_if_cancelled (task);
       g_object_unref (task);
       return;
     }
   if (run->current == run->steps->len)
     {
+      release_folder (task);
       g_task_return_boolean (task, TRUE);
       g_object_unref (task);
       return;
@@ -1257,6 +1271,12 @@ check_components (GrammarMethod  *self,
  * their own). Cancelling stops the stage running: the files of the
  * finished stages stay, the rag and judge files keep every record written,
  * and a later run goes on from there.
+ *
+ * The run holds an advisory lock on the folder (its file `.lock`, see
+ * grammar_file_lock()) until it is over: a second run on the same folder,
+ * in this process or another, fails at once with
+ * %GRAMMAR_ERROR_INVALID_INPUT naming the folder and the process that
+ * holds it.
  */
 void
 grammar_method_run_async (GrammarMethod       *self,
@@ -1298,6 +1318,13 @@ grammar_method_run_async (GrammarMethod       *self,
   run->self = self;
   run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
   g_task_set_task_data (task, run, (GDestroyNotify) run_free);
+  /* One run per folder: two would write every stage's file twice. */
+  run->lock = grammar_file_lock (self->outdir, &error);
+  if (run->lock == NULL)
+    {
+      fail (task, error);
+      return;
+    }
   run->manifest = grammar_manifest_load (self->outdir, &error);
   if (run->manifest == NULL)
     {

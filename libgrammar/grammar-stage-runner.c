@@ -8,6 +8,7 @@
 
 #include "grammar-config.h"
 #include "grammar-error.h"
+#include "grammar-file-private.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-stage-runner.h"
 #include "grammar-sync-private.h"
@@ -36,6 +37,11 @@
  *   asynchronous calls on the thread-default main context of the caller;
  * - the #GrammarStageRunner::progress signal and warnings
  *   (grammar_stage_runner_dup_warnings());
+ * - one writer per output: the run holds grammar_file_lock() on the
+ *   output from before it is read until the run is over, so that a
+ *   second run on the same output (another process, or another runner)
+ *   fails at once with %GRAMMAR_ERROR_INVALID_INPUT instead of writing
+ *   every record twice;
  * - cancellation: no more records are started, the run ends with
  *   %G_IO_ERROR_CANCELLED once the calls in flight are over, and what
  *   was written stays, in whole lines;
@@ -96,6 +102,7 @@ typedef struct
   char *output;
   guint64 limit;
   const char * const *required;
+  GrammarFileLock *lock;    /* on the output, from the preparation to the end */
 
   /* Preparation */
   GHashTable *done;         /* id in the output → GINT_TO_POINTER (redo) */
@@ -123,6 +130,7 @@ run_free (Run *run)
 {
   g_free (run->input);
   g_free (run->output);
+  g_clear_pointer (&run->lock, grammar_file_unlock);
   g_clear_pointer (&run->done, g_hash_table_unref);
   g_clear_pointer (&run->redo_lines, g_hash_table_unref);
   g_ptr_array_unref (run->warnings);
@@ -604,6 +612,7 @@ prepare (GrammarStageRunner  *self,
   Scan scan = { self, run, lines };
 
   if (!grammar_jsonl_check_not_same_file (run->input, run->output, cancellable, error) ||
+      (run->lock = grammar_file_lock (run->output, error)) == NULL ||
       !grammar_jsonl_scan_output (run->output, scan_output_line, &scan, &run->tail, cancellable, error) ||
       !check_input (self, run, cancellable, error))
     return FALSE;
@@ -688,6 +697,8 @@ finish_if_done (GTask *task)
   priv->task = NULL;
   if (run->writer != NULL)
     g_output_stream_close (run->writer, NULL, NULL);
+  /* Before the caller hears of the end, so that it can run again at once. */
+  g_clear_pointer (&run->lock, grammar_file_unlock);
   if (run->error != NULL)
     g_task_return_error (task, g_steal_pointer (&run->error));
   else if (!g_task_return_error_if_cancelled (task))
@@ -803,6 +814,7 @@ on_prepared (GObject      *source,
     {
       priv->running = FALSE;
       priv->task = NULL;
+      g_clear_pointer (&run->lock, grammar_file_unlock);
       g_task_return_error (task, error);
       return;
     }
