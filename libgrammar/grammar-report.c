@@ -9,6 +9,7 @@
 #include "grammar-comparison.h"
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
+#include "grammar-evaluation-private.h"
 #include "grammar-file-private.h"
 #include "grammar-reliability.h"
 #include "grammar-retrieval-metrics.h"
@@ -315,7 +316,7 @@ grammar_report_build_full (const char         *input,
   g_return_val_if_fail (cutoffs != NULL || n_cutoffs == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  a = grammar_evaluation_load (input, NULL, error);
+  a = grammar_evaluation_load_for_report (input, NULL, error);
   if (a == NULL)
     return NULL;
   report = grammar_evaluation_to_json (a, max_list);
@@ -327,7 +328,7 @@ grammar_report_build_full (const char         *input,
       g_autoptr (GrammarRetrievalMetrics) retrieval_b = NULL;
       JsonNode *comparison_json;
 
-      b = grammar_evaluation_load (against, NULL, error);
+      b = grammar_evaluation_load_for_report (against, NULL, error);
       if (b == NULL)
         return NULL;
       comparison = grammar_comparison_new (a, b, balance, alpha, error);
