@@ -25,18 +25,25 @@ G_DEFINE_ENUM_TYPE (GrammarReportFormat, grammar_report_format,
 
 /* JSON */
 
-static void
-render_json (GString  *out,
-             JsonNode *report)
+/* Written straight to @stream: the text of a large report's lists is
+ * the biggest thing a report holds, and a copy of it into the buffer of
+ * the other formats would double it. */
+static gboolean
+write_json (JsonNode       *report,
+            GOutputStream  *stream,
+            GCancellable   *cancellable,
+            GError        **error)
 {
   g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
+  gsize length = 0;
 
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, report);
-  text = json_generator_to_data (generator, NULL);
-  g_string_append_printf (out, "%s\n", text);
+  text = json_generator_to_data (generator, &length);
+  return g_output_stream_write_all (stream, text, length, NULL, cancellable, error) &&
+         g_output_stream_write_all (stream, "\n", 1, NULL, cancellable, error);
 }
 
 /* Public API */
@@ -129,17 +136,14 @@ grammar_report_write (JsonNode             *report,
   if (!grammar_report_check (report, error) || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   if (format == GRAMMAR_REPORT_FORMAT_JSON)
-    render_json (out, report);
+    return write_json (report, stream, cancellable, error);
+  doc = grammar_report_document_build (json_node_get_object (report), format == GRAMMAR_REPORT_FORMAT_HTML);
+  if (format == GRAMMAR_REPORT_FORMAT_TEXT)
+    grammar_report_render_text (out, doc);
+  else if (format == GRAMMAR_REPORT_FORMAT_MARKDOWN)
+    grammar_report_render_markdown (out, doc);
   else
-    {
-      doc = grammar_report_document_build (json_node_get_object (report), format == GRAMMAR_REPORT_FORMAT_HTML);
-      if (format == GRAMMAR_REPORT_FORMAT_TEXT)
-        grammar_report_render_text (out, doc);
-      else if (format == GRAMMAR_REPORT_FORMAT_MARKDOWN)
-        grammar_report_render_markdown (out, doc);
-      else
-        grammar_report_render_html (out, doc);
-    }
+    grammar_report_render_html (out, doc);
   return g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error);
 }
 
