@@ -55,6 +55,10 @@ G_GNUC_INTERNAL
 int                 grammar_evaluation_compare_ids       (const char                   *a,
                                                           const char                   *b);
 G_GNUC_INTERNAL
+GrammarEvaluation  *grammar_evaluation_load_for_report   (const char                   *path,
+                                                          GCancellable                 *cancellable,
+                                                          GError                      **error);
+G_GNUC_INTERNAL
 const char         *grammar_evaluation_get_source        (GrammarEvaluation            *self);
 G_GNUC_INTERNAL
 GStrv               grammar_evaluation_dup_styles        (GrammarEvaluation            *self);

@@ -555,23 +555,11 @@ parse_line (JsonParser  *parser,
   return record;
 }
 
-/**
- * grammar_evaluation_load:
- * @path: (type filename): a judged file, `judged.jsonl`
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Reads a judged file (one JSON record a line, blank lines skipped) and
- * evaluates it as grammar_evaluation_new() does, with @path as source.
- * Problems fail with %GRAMMAR_ERROR_INVALID_INPUT and a message starting
- * `PATH:LINE:`; an empty file fails with `PATH: no records`.
- *
- * Returns: (transfer full) (nullable): the evaluation, or %NULL with @error set
- */
-GrammarEvaluation *
-grammar_evaluation_load (const char    *path,
-                         GCancellable  *cancellable,
-                         GError       **error)
+static GrammarEvaluation *
+load (const char    *path,
+      gboolean       slim,
+      GCancellable  *cancellable,
+      GError       **error)
 {
   g_autoptr (GFile) file = NULL;
   g_autoptr (GFileInputStream) stream = NULL;
@@ -622,11 +610,54 @@ grammar_evaluation_load (const char    *path,
       record = parse_line (parser, path, line, text, length, error);
       if (record == NULL)
         return NULL;
+      if (slim)
+        {
+          /* A judged record's samples are most of its size (several
+           * responses each) and no figure of the report reads them, nor
+           * the bindings. */
+          grammar_record_set_samples (record, NULL);
+          grammar_record_set_bindings (record, NULL);
+        }
       g_ptr_array_add (records, record);
       g_array_append_val (line_numbers, line);
     }
 
   return evaluation_new (records, line_numbers, path, error);
+}
+
+/**
+ * grammar_evaluation_load:
+ * @path: (type filename): a judged file, `judged.jsonl`
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads a judged file (one JSON record a line, blank lines skipped) and
+ * evaluates it as grammar_evaluation_new() does, with @path as source.
+ * Problems fail with %GRAMMAR_ERROR_INVALID_INPUT and a message starting
+ * `PATH:LINE:`; an empty file fails with `PATH: no records`.
+ *
+ * Returns: (transfer full) (nullable): the evaluation, or %NULL with @error set
+ */
+GrammarEvaluation *
+grammar_evaluation_load (const char    *path,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load (path, FALSE, cancellable, error);
+}
+
+/* As grammar_evaluation_load(), for a report: the records keep only what
+ * the report's figures and lists read (no `samples`, no `bindings`). */
+GrammarEvaluation *
+grammar_evaluation_load_for_report (const char    *path,
+                                    GCancellable  *cancellable,
+                                    GError       **error)
+{
+  return load (path, TRUE, cancellable, error);
 }
 
 /* Accessors */

@@ -10,6 +10,7 @@
 #include "grammar-comparison.h"
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
+#include "grammar-evaluation-private.h"
 #include "grammar-file-private.h"
 #include "grammar-reliability.h"
 #include "grammar-retrieval-metrics.h"
@@ -25,12 +26,21 @@ G_DEFINE_ENUM_TYPE (GrammarReportFormat, grammar_report_format,
 
 /* JSON */
 
-static void
-render_json (GString  *out,
-             JsonNode *report)
+/* Written by the product's one JSON writer, so that numbers come out as
+ * in every other file, then to @stream (not into the buffer the other
+ * formats share, which would hold a second copy). */
+static gboolean
+write_json (JsonNode       *report,
+            GOutputStream  *stream,
+            GCancellable   *cancellable,
+            GError        **error)
 {
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  /* The one number writer of the product (grammar-json.c). */
   grammar_json_append_node (out, report, 2);
   g_string_append_c (out, '\n');
+  return g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error);
 }
 
 /* Public API */
@@ -123,17 +133,14 @@ grammar_report_write (JsonNode             *report,
   if (!grammar_report_check (report, error) || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   if (format == GRAMMAR_REPORT_FORMAT_JSON)
-    render_json (out, report);
+    return write_json (report, stream, cancellable, error);
+  doc = grammar_report_document_build (json_node_get_object (report), format == GRAMMAR_REPORT_FORMAT_HTML);
+  if (format == GRAMMAR_REPORT_FORMAT_TEXT)
+    grammar_report_render_text (out, doc);
+  else if (format == GRAMMAR_REPORT_FORMAT_MARKDOWN)
+    grammar_report_render_markdown (out, doc);
   else
-    {
-      doc = grammar_report_document_build (json_node_get_object (report), format == GRAMMAR_REPORT_FORMAT_HTML);
-      if (format == GRAMMAR_REPORT_FORMAT_TEXT)
-        grammar_report_render_text (out, doc);
-      else if (format == GRAMMAR_REPORT_FORMAT_MARKDOWN)
-        grammar_report_render_markdown (out, doc);
-      else
-        grammar_report_render_html (out, doc);
-    }
+    grammar_report_render_html (out, doc);
   return g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error);
 }
 
@@ -310,7 +317,7 @@ grammar_report_build_full (const char         *input,
   g_return_val_if_fail (cutoffs != NULL || n_cutoffs == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  a = grammar_evaluation_load (input, NULL, error);
+  a = grammar_evaluation_load_for_report (input, NULL, error);
   if (a == NULL)
     return NULL;
   report = grammar_evaluation_to_json (a, max_list);
@@ -322,7 +329,7 @@ grammar_report_build_full (const char         *input,
       g_autoptr (GrammarRetrievalMetrics) retrieval_b = NULL;
       JsonNode *comparison_json;
 
-      b = grammar_evaluation_load (against, NULL, error);
+      b = grammar_evaluation_load_for_report (against, NULL, error);
       if (b == NULL)
         return NULL;
       comparison = grammar_comparison_new (a, b, balance, alpha, error);
