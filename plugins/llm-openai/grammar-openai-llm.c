@@ -168,7 +168,17 @@ get_int (JsonObject *object,
   switch (json_node_get_value_type (node))
     {
     case G_TYPE_INT64: return json_node_get_int (node);
-    case G_TYPE_DOUBLE: return (gint64) json_node_get_double (node);
+    case G_TYPE_DOUBLE:
+      {
+        double value = json_node_get_double (node);
+
+        /* Casting a double outside gint64's range (1e300, a token count
+         * from a broken server) is undefined behaviour: found by UBSan
+         * under tests/fuzz/fuzz-openai. NaN fails both tests too. */
+        if (!(value > (double) G_MININT64 && value < (double) G_MAXINT64))
+          return default_value;
+        return (gint64) value;
+      }
     default: return default_value;
     }
 }
