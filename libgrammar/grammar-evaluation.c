@@ -548,6 +548,14 @@ parse_line (JsonParser  *parser,
                    "%s:%" G_GUINT64_FORMAT ": not JSON: %s", path, line, message);
       return NULL;
     }
+  /* A line that is only a comment (json-glib skips C comments) or a
+   * byte-order mark parses as no document: root NULL. */
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
+                   "%s:%" G_GUINT64_FORMAT ": a record must be a JSON object", path, line);
+      return NULL;
+    }
   record = grammar_record_new_from_json (json_parser_get_root (parser), &local_error);
   if (record == NULL)
     g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,

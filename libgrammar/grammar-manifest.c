@@ -99,7 +99,8 @@ read_entries (GrammarManifest  *self,
   JsonNode *stages;
   g_autoptr (GList) files = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (root))
+  /* json-glib reads a file of only white space, comments or a byte-order mark as no document: root NULL. */
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return bad_manifest (self, "not a JSON object", error);
   object = json_node_get_object (root);
   if (json_object_get_int_member_with_default (object, "version", 0) != MANIFEST_VERSION)

@@ -577,6 +577,9 @@ test_bad_input (void)
   assert_load_fails ("", "%s: no records");
   assert_load_fails ("\n  \n", "%s: no records");
   assert_load_fails ("{\n", "%s:1: not JSON");
+  /* json-glib reads a comment alone as no document at all (found by tests/fuzz/fuzz-jsonl) */
+  assert_load_fails (LINE ("a", "g", "") "/* x */\n", "%s:2: a record must be a JSON object");
+  assert_load_fails ("\xef\xbb\xbf\n", "%s:1: a record must be a JSON object");
   assert_load_fails (LINE ("a", "g", "") "[1]\n", "%s:2: a record must be a JSON object");
   assert_load_fails (LINE ("a", "g", "") "{\"id\":\"b\",\"verdict\":\"maybe\"}\n", "%s:2: member “verdict”");
   assert_load_fails (LINE ("a", "g", "") "\n{\"id\":\"b\",\"response\":\"r\",\"verdict\":\"correct\"}\n",

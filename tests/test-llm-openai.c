@@ -876,30 +876,59 @@ on_incoming (GSocketService    *service,
   return TRUE;
 }
 
-static void
-test_headers (void)
+/* A server of our own on the test's main loop, answering chats with @handler. */
+typedef struct
 {
-  g_autoptr (SoupServer) soup_server = soup_server_new (NULL, NULL);
-  g_autoptr (GSocketService) service = g_socket_service_new ();
+  SoupServer *soup_server;
+  GSocketService *service;
+  char *url;
+} OwnServer;
+
+static void
+own_server_start (OwnServer         *server,
+                  SoupServerCallback handler,
+                  gpointer           user_data)
+{
   g_autoptr (GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr (GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
   g_autoptr (GSocketAddress) bound = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *url = NULL;
+
+  server->soup_server = soup_server_new (NULL, NULL);
+  server->service = g_socket_service_new ();
+  soup_server_add_handler (server->soup_server, "/v1/chat/completions", handler, user_data, NULL);
+  g_socket_listener_add_address (G_SOCKET_LISTENER (server->service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
+  g_assert_no_error (error);
+  g_signal_connect (server->service, "incoming", G_CALLBACK (on_incoming), server->soup_server);
+  g_socket_service_start (server->service);
+  server->url = g_strdup_printf ("http://127.0.0.1:%u/v1",
+                                 g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+}
+
+static void
+own_server_stop (OwnServer *server)
+{
+  g_socket_service_stop (server->service);
+  g_socket_listener_close (G_SOCKET_LISTENER (server->service));
+  soup_server_disconnect (server->soup_server);
+  g_clear_object (&server->service);
+  g_clear_object (&server->soup_server);
+  g_clear_pointer (&server->url, g_free);
+}
+
+static void
+test_headers (void)
+{
+  OwnServer server = { NULL, };
   g_autoptr (GrammarLlm) llm = NULL;
   g_autoptr (GrammarChatRequest) request = make_request ("headers", -1);
   g_autoptr (GrammarChatResponse) response = NULL;
   SoupMessageHeaders *seen = NULL;
 
-  soup_server_add_handler (soup_server, "/v1/chat/completions", on_header_request, &seen, NULL);
-  g_socket_listener_add_address (G_SOCKET_LISTENER (service), address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                                 NULL, &bound, &error);
-  g_assert_no_error (error);
-  g_signal_connect (service, "incoming", G_CALLBACK (on_incoming), soup_server);
-  g_socket_service_start (service);
-  url = g_strdup_printf ("http://127.0.0.1:%u/v1", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  own_server_start (&server, on_header_request, &seen);
 
-  llm = build_llm (url, "cache=\norganization=org-test\nextra-headers=X-Grammar-Test: yes;X-Other:  two words\n");
+  llm = build_llm (server.url, "cache=\norganization=org-test\nextra-headers=X-Grammar-Test: yes;X-Other:  two words\n");
   grammar_llm_chat_async (llm, request, NULL, on_chat_done, &response);
   while (response == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -911,10 +940,46 @@ test_headers (void)
   g_assert_cmpstr (soup_message_headers_get_one (seen, "X-Other"), ==, "two words");
   soup_message_headers_unref (seen);
 
-  g_socket_service_stop (service);
-  g_socket_listener_close (G_SOCKET_LISTENER (service));
   g_clear_object (&llm);
-  soup_server_disconnect (soup_server);
+  own_server_stop (&server);
+}
+
+static void
+on_huge_usage_request (SoupServer        *soup_server,
+                       SoupServerMessage *message,
+                       const char        *path,
+                       GHashTable        *query,
+                       gpointer           user_data)
+{
+  static const char reply[] =
+    "{\"model\":\"m\",\"choices\":[{\"message\":{\"content\":\"fine\"}}],"
+    "\"usage\":{\"prompt_tokens\":1e300,\"completion_tokens\":-1e300}}";
+
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, reply, strlen (reply));
+  soup_server_message_set_status (message, 200, NULL);
+}
+
+/* Token counts beyond any integer are ignored, not cast (undefined
+ * behaviour, which UBSan stops at; found by tests/fuzz/fuzz-openai). */
+static void
+test_huge_usage (void)
+{
+  OwnServer server = { NULL, };
+  g_autoptr (GrammarLlm) llm = NULL;
+  g_autoptr (GrammarChatRequest) request = make_request ("usage", -1);
+  g_autoptr (GrammarChatResponse) response = NULL;
+
+  own_server_start (&server, on_huge_usage_request, NULL);
+  llm = build_llm (server.url, "cache=\n");
+  grammar_llm_chat_async (llm, request, NULL, on_chat_done, &response);
+  while (response == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (grammar_chat_response_get_text (response), ==, "fine");
+  g_assert_cmpuint (llm_stat (llm, "prompt-tokens"), ==, 0);
+  g_assert_cmpuint (llm_stat (llm, "completion-tokens"), ==, 0);
+
+  g_clear_object (&llm);
+  own_server_stop (&server);
 }
 
 static void
@@ -1117,6 +1182,7 @@ main (int    argc,
   g_test_add_func ("/llm-openai/resume", test_resume);
   g_test_add_func ("/llm-openai/requests-per-minute", test_requests_per_minute);
   g_test_add_func ("/llm-openai/headers", test_headers);
+  g_test_add_func ("/llm-openai/huge-usage", test_huge_usage);
   g_test_add_func ("/llm-openai/https", test_https);
   g_test_add_func ("/llm-openai/cli", test_cli);
 

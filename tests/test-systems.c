@@ -650,6 +650,8 @@ service_reply (const char *path,
     return (Reply) { 200, JSON, "{\"answer\": \"x\", \"retrieved\": [\"d1\", {\"text\": \"no id\"}]}" };
   if (g_str_equal (path, "/doc"))
     return (Reply) { 200, JSON, rfc6901_doc };
+  if (g_str_equal (path, "/blank"))   /* json-glib reads it as no document (tests/fuzz) */
+    return (Reply) { 200, JSON, " /* nothing */ " };
   return (Reply) { 404, "text/plain", "not found" };
 }
 
@@ -1200,6 +1202,7 @@ test_http_bad_replies (void)
   g_autofree char *object = http_error ("/object", NULL);
   g_autofree char *no_retrieved = http_error ("/no-retrieved", NULL);
   g_autofree char *bad_item = http_error ("/bad-item", NULL);
+  g_autofree char *blank = http_error ("/blank", NULL);
   g_autofree char *hundred = NULL;
   GString *expected = g_string_new ("the reply begins “");
 
@@ -1220,6 +1223,8 @@ test_http_bad_replies (void)
   assert_contains (object, "answer-pointer “/answer” is an object, not a string");
   assert_contains (no_retrieved, "retrieved-pointer “/retrieved” matches nothing (set retrieved-pointer= empty");
   assert_contains (bad_item, "retrieved item 1: retrieved-id-pointer “/id” matches nothing");
+  /* White space only: an error like an empty reply, not a critical (found by tests/fuzz/fuzz-http-system) */
+  assert_contains (blank, "the reply is not JSON (empty)");
 }
 
 /* An attempt that takes longer than timeout is abandoned. */

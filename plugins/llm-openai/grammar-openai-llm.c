@@ -168,7 +168,17 @@ get_int (JsonObject *object,
   switch (json_node_get_value_type (node))
     {
     case G_TYPE_INT64: return json_node_get_int (node);
-    case G_TYPE_DOUBLE: return (gint64) json_node_get_double (node);
+    case G_TYPE_DOUBLE:
+      {
+        double value = json_node_get_double (node);
+
+        /* Casting a double outside gint64's range (1e300, a token count
+         * from a broken server) is undefined behaviour: found by UBSan
+         * under tests/fuzz/fuzz-openai. NaN fails both tests too. */
+        if (!(value > (double) G_MININT64 && value < (double) G_MAXINT64))
+          return default_value;
+        return (gint64) value;
+      }
     default: return default_value;
     }
 }
@@ -247,7 +257,8 @@ server_message (guint   status,
     {
       JsonNode *root = json_parser_get_root (parser);
 
-      if (JSON_NODE_HOLDS_OBJECT (root))
+      /* A body of only white space, a comment or a byte-order mark is no document (root NULL). */
+      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
         {
           JsonObject *object = json_node_get_object (root);
           JsonNode *error = json_object_get_member (object, "error");
@@ -630,7 +641,8 @@ response_from_cache (const char *value)
   JsonObject *object;
   JsonArray *array;
 
-  if (!json_parser_load_from_data (parser, value, -1, NULL) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!json_parser_load_from_data (parser, value, -1, NULL) || json_parser_get_root (parser) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     return NULL;
   object = json_node_get_object (json_parser_get_root (parser));
   array = get_array (object, "choices");
@@ -894,7 +906,7 @@ grammar_openai_llm_embed_async (GrammarLlm          *llm,
           g_autoptr (JsonParser) parser = json_parser_new ();
           GrammarEmbeddings *embeddings = NULL;
 
-          if (json_parser_load_from_data (parser, value, -1, NULL) &&
+          if (json_parser_load_from_data (parser, value, -1, NULL) && json_parser_get_root (parser) != NULL &&
               JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
             embeddings = embeddings_from_json (json_node_get_object (json_parser_get_root (parser)), op->n_texts, NULL);
           if (embeddings != NULL)

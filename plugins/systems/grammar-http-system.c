@@ -313,7 +313,9 @@ parse_answer (GrammarHttpSystem  *self,
   JsonNode *root;
   JsonNode *node;
 
-  if (data == NULL || size == 0 || !json_parser_load_from_data (parser, data, (gssize) size, &local_error))
+  /* A body of only white space, a comment or a byte-order mark is no document: root NULL, "empty" below. */
+  if (data == NULL || size == 0 || !json_parser_load_from_data (parser, data, (gssize) size, &local_error) ||
+      json_parser_get_root (parser) == NULL)
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                    "%s: the reply is not JSON (%s), so answer-pointer “%s” cannot be read; the reply begins %s",

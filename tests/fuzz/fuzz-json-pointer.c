@@ -1,0 +1,50 @@
+/* fuzz-json-pointer.c: RFC 6901 JSON pointers (the http system's answer-pointer= and friends)
+ *
+ * The input is a pointer, a newline, and a JSON document: the pointer is
+ * checked as the http system checks its settings and, when accepted,
+ * resolved in the document; without a newline the input is the pointer, resolved in a
+ * fixed document.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <json-glib/json-glib.h>
+
+#include "grammar-json-pointer.h"
+
+#include "fuzz-util.h"
+
+static const char fixed_document[] =
+  "{\"answer\": \"Paris\", \"a/b\": 1, \"m~n\": [true, null, 2.5], \"\": {\"\": [\"x\", {\"id\": 7}]},"
+  " \"data\": {\"results\": [{\"id\": \"d1\", \"text\": \"t\", \"score\": 0.5}]}}";
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  g_autofree char *text = fuzz_strndup (data, size);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  char *newline = strchr (text, '\n');
+  const char *document = fixed_document;
+  JsonNode *found;
+
+  if (newline != NULL)
+    {
+      *newline = '\0';
+      document = newline + 1;
+    }
+  if (!g_utf8_validate (text, -1, NULL))
+    return 0;   /* keyfile values are UTF-8 by the time they are pointers */
+  /* The system resolves only pointers its settings check accepted. */
+  if (!grammar_json_pointer_check (text, &error))
+    return 0;
+  /* Only white space is no document (root NULL): the system refuses that reply first. */
+  if (!json_parser_load_from_data (parser, document, -1, NULL) || json_parser_get_root (parser) == NULL)
+    return 0;
+  found = grammar_json_pointer_resolve (json_parser_get_root (parser), text);
+  if (found != NULL)
+    {
+      g_autofree char *shown = json_to_string (found, FALSE);
+    }
+  return 0;
+}

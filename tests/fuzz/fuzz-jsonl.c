@@ -1,0 +1,84 @@
+/* fuzz-jsonl.c: JSON Lines records, as the stages read them
+ *
+ * The input is a JSON Lines file: a dataset, results, judged or assessed
+ * records. It is read the ways the stages read it: each line as the
+ * input record of a stage (grammar_jsonl_parse_record(), with the `id`
+ * the stages require), the file as the output a resumed stage scans
+ * (grammar_jsonl_scan_output()), and as the judged and the assessed file
+ * of `grammar report --assessed`, whose report is then rendered in every
+ * format.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gio/gio.h>
+
+#include <grammar.h>
+
+#include "grammar-jsonl-private.h"
+
+#include "fuzz-util.h"
+
+static gboolean
+count_record (JsonObject  *object,
+              const char  *id,
+              guint64      line,
+              gpointer     user_data,
+              GError     **error)
+{
+  (*(guint64 *) user_data)++;
+  return TRUE;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  static const char * const required[] = { "id", NULL };
+  const char *path = fuzz_write_input (data, size);
+  const char * const assessed[] = { path, NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) report = NULL;
+  g_autoptr (GError) error = NULL;
+  GrammarJsonlTail tail = { 0, };
+  guint64 n_scanned = 0;
+  const char *line = (const char *) data;
+  const char *end = line + size;
+  guint64 number = 0;
+
+  while (line < end)
+    {
+      const char *newline = memchr (line, '\n', (size_t) (end - line));
+      gsize length = (newline != NULL ? newline : end) - line;
+      g_autoptr (GrammarRecord) record = NULL;
+      g_autoptr (GError) line_error = NULL;
+
+      number++;
+      if (!grammar_jsonl_line_is_blank (line, length))
+        {
+          /* The parser takes the text with its length: no NUL needed after it. */
+          record = grammar_jsonl_parse_record (parser, "input.jsonl", number, line, length, required, &line_error);
+          if (record != NULL)
+            {
+              g_autoptr (JsonNode) node = grammar_record_to_json (record);
+              g_autofree char *text = json_to_string (node, FALSE);
+            }
+        }
+      line += length + 1;
+    }
+
+  grammar_jsonl_scan_output (path, count_record, &n_scanned, &tail, NULL, &error);
+  g_clear_error (&error);
+
+  report = grammar_report_build_with_assessed (path, NULL, assessed, FALSE, 0.05, 0, &error);
+  if (report != NULL)
+    {
+      for (GrammarReportFormat format = GRAMMAR_REPORT_FORMAT_TEXT; format <= GRAMMAR_REPORT_FORMAT_HTML; format++)
+        {
+          g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+          g_autoptr (GError) write_error = NULL;
+
+          grammar_report_write (report, format, out, NULL, &write_error);
+        }
+    }
+  return 0;
+}
