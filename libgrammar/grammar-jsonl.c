@@ -343,9 +343,26 @@ grammar_jsonl_append_node (GString  *lines,
   g_string_append_c (lines, '\n');
 }
 
+/* The size of the file under @stream, or -1 when it cannot be cut back
+ * to it (not a file, or not one that can be truncated). */
+static goffset
+truncatable_size (GOutputStream *stream)
+{
+  g_autoptr (GFileInfo) info = NULL;
+
+  if (!G_IS_FILE_OUTPUT_STREAM (stream) || !g_seekable_can_truncate (G_SEEKABLE (stream)))
+    return -1;
+  info = g_file_output_stream_query_info (G_FILE_OUTPUT_STREAM (stream), G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                          NULL, NULL);
+  return info != NULL ? g_file_info_get_size (info) : -1;
+}
+
 /* One write for all of @lines, then a flush: a kill leaves at most a
  * prefix of them, whose last line has no newline, and the next run
- * removes that line. */
+ * removes that line. A write that fails (the disk full, a file-size
+ * limit: the kernel writes what fits, then refuses the rest) is cut back
+ * to the size before it, so that the file keeps whole lines only, as
+ * the process that saw the error can do and a killed one cannot. */
 gboolean
 grammar_jsonl_write (GOutputStream  *stream,
                      const char     *path,
@@ -353,10 +370,13 @@ grammar_jsonl_write (GOutputStream  *stream,
                      GError        **error)
 {
   g_autoptr (GError) local_error = NULL;
+  goffset before = truncatable_size (stream);
 
   if (!g_output_stream_write_all (stream, lines->str, lines->len, NULL, NULL, &local_error) ||
       !g_output_stream_flush (stream, NULL, &local_error))
     {
+      if (before >= 0)
+        g_seekable_truncate (G_SEEKABLE (stream), before, NULL, NULL);
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: cannot write: %s",
                    path, local_error->message);
       return FALSE;

@@ -7,7 +7,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <grammar.h>
@@ -831,6 +833,60 @@ test_damaged_output (void)
   g_assert_cmpstr (contents, ==, previous);
 }
 
+/* The disk full in the middle of a write (a file-size limit stands for
+ * it: with SIGXFSZ ignored, the kernel writes what fits under the limit
+ * and then fails with EFBIG): the run stops with the error, the output
+ * keeps whole lines only, every one counted as written, and a run
+ * without the limit resumes it to every record once. */
+static void
+test_disk_full (void)
+{
+  g_autoptr (TestSystem) system = make_system (NULL);
+  g_autoptr (TestSystem) second = make_system (NULL);
+  g_autoptr (GrammarRagRunner) runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
+  g_autoptr (GrammarRagRunner) resumed = grammar_rag_runner_new (GRAMMAR_SYSTEM (second));
+  g_autofree char *input = write_dataset ("disk-full.jsonl", 40, NULL);
+  g_autofree char *output = tmp_path ("disk-full-results.jsonl");
+  g_autofree char *written = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (Results) results = { 0 };
+  g_auto (GStrv) warnings = NULL;
+  struct rlimit saved, low;
+  void (*handler) (int);
+  gboolean ok;
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  low = saved;
+  low.rlim_cur = 3000;  /* a few records: each line is some 400 bytes */
+  handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &low), ==, 0);
+  ok = grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, handler);
+
+  g_assert_false (ok);
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "disk-full-results.jsonl: cannot write: "));
+  g_clear_error (&error);
+  written = read_file (output);
+  g_assert_cmpuint (strlen (written), <, 3000);
+  read_results (output, &results);  /* whole JSON lines, the last with its newline */
+  g_assert_cmpuint (results.lines->len, >, 0);
+  g_assert_cmpuint (results.lines->len, <, 40);
+  g_assert_cmpuint (grammar_stage_runner_get_n_written (GRAMMAR_STAGE_RUNNER (runner)), ==, results.lines->len);
+  results_clear (&results);
+
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (resumed), input, output, NULL, &error));
+  g_assert_no_error (error);
+  warnings = grammar_stage_runner_dup_warnings (GRAMMAR_STAGE_RUNNER (resumed));
+  g_assert_cmpuint (g_strv_length (warnings), ==, 0);  /* no incomplete line to remove */
+  contents = read_file (output);
+  g_assert_true (g_str_has_prefix (contents, written));
+  read_results (output, &results);
+  g_assert_cmpuint (results.lines->len, ==, 40);
+}
+
 static void
 test_same_file (void)
 {
@@ -1130,6 +1186,7 @@ main (int    argc,
   g_test_add_func ("/rag-runner/bad-input", test_bad_input);
   g_test_add_func ("/rag-runner/missing-input", test_missing_input);
   g_test_add_func ("/rag-runner/damaged-output", test_damaged_output);
+  g_test_add_func ("/rag-runner/disk-full", test_disk_full);
   g_test_add_func ("/rag-runner/same-file", test_same_file);
   g_test_add_func ("/rag-runner/retry-failed", test_retry_failed);
   g_test_add_func ("/rag/cli/run-and-resume", test_cli_run_and_resume);
