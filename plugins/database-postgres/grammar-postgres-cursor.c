@@ -55,21 +55,6 @@ enum
   OID_NUMERIC = 1700,
 };
 
-static char *
-dup_valid_utf8 (const char *text,
-                gssize      length)
-{
-  if (text == NULL)
-    return g_strdup ("");
-  if (length < 0)
-    length = strlen (text);
-  /* Text in a SQL_ASCII database is whatever bytes were stored; GVariant
-   * strings must be valid UTF-8, so repair rather than fail. */
-  if (g_utf8_validate_len (text, length, NULL))
-    return g_strndup (text, length);
-  return g_utf8_make_valid (text, length);
-}
-
 static void
 end_statement (GrammarPostgresCursor *self,
                gboolean               abandon)
@@ -298,7 +283,8 @@ grammar_postgres_cursor_new (GrammarPostgresDatabase *database,
 
   for (guint i = 0; i < self->n_columns; i++)
     {
-      g_autofree char *name = dup_valid_utf8 (PQfname (first, (int) i), -1);
+      /* In a SQL_ASCII database a name is whatever bytes were stored. */
+      g_autofree char *name = g_utf8_make_valid (PQfname (first, (int) i), -1);
 
       g_strv_builder_add (names, name);
       self->column_types[i] = PQftype (first, (int) i);

@@ -28,21 +28,6 @@ struct _GrammarSqliteCursor
 
 G_DEFINE_DYNAMIC_TYPE (GrammarSqliteCursor, grammar_sqlite_cursor, GRAMMAR_TYPE_CURSOR)
 
-static char *
-dup_valid_utf8 (const char *text,
-                gssize      length)
-{
-  if (text == NULL)
-    return g_strdup ("");
-  if (length < 0)
-    length = strlen (text);
-  /* SQLite stores whatever bytes it was given as TEXT; GVariant strings
-   * must be valid UTF-8 without NUL, so repair rather than fail. */
-  if (g_utf8_validate_len (text, length, NULL))
-    return g_strndup (text, length);
-  return g_utf8_make_valid (text, length);
-}
-
 static gboolean
 grammar_sqlite_cursor_next (GrammarCursor  *cursor,
                             GCancellable   *cancellable,
@@ -201,9 +186,11 @@ grammar_sqlite_cursor_new (GrammarSqliteDatabase *database,
    * while callers keep our pointer for as long as the cursor lives. */
   for (guint i = 0; i < self->n_columns; i++)
     {
-      g_autofree char *name = dup_valid_utf8 (sqlite3_column_name (stmt, i), -1);
+      const char *name = sqlite3_column_name (stmt, i);
+      /* Whatever bytes the statement named it with, as valid UTF-8. */
+      g_autofree char *valid = g_utf8_make_valid (name != NULL ? name : "", -1);
 
-      g_strv_builder_add (names, name);
+      g_strv_builder_add (names, valid);
     }
   self->column_names = g_strv_builder_end (names);
 
