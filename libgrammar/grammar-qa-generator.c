@@ -713,36 +713,35 @@ placeholder_form (GrammarQaGenerator *self,
                                            grammar_schema_get_table (schema, table_name), column_name);
 }
 
+/* Counts the distinct non-NULL values of a placeholder: @table and
+ * @column quoted, @form the column in its binary form. */
 static gboolean
 count_distinct (GrammarQaGenerator  *self,
                 GrammarSchema       *schema,
                 Plan                *plan,
                 guint                placeholder,
+                const char          *table,
+                const char          *column,
+                const char          *form,
                 GCancellable        *cancellable,
                 GError             **error)
 {
   GrammarSqlTemplate *sql_template = plan->sql_template;
   const char *table_name = grammar_sql_template_get_placeholder_table (sql_template, placeholder);
   const char *column_name = grammar_sql_template_get_placeholder_column (sql_template, placeholder);
-  g_autofree char *table = NULL;
-  g_autofree char *form = placeholder_form (self, schema, sql_template, placeholder, &table);
   GrammarTable *info = grammar_schema_get_table (schema, table_name);
   const char *key[] = { column_name, NULL };
+  g_autoptr (GrammarResult) result = NULL;
   g_autofree char *sql = NULL;
+  GVariant *count;
 
   /* The values of a unique column are distinct already: counting them
    * reads the column, where counting distinct values sorts it (half a
    * second a placeholder for 10^6 rows on PostgreSQL). */
   if (info != NULL && grammar_table_is_unique_key (info, key))
-    {
-      g_autofree char *column = grammar_database_quote_identifier (self->database, column_name);
-
-      sql = g_strdup_printf ("SELECT count(%s) FROM %s", column, table);
-    }
+    sql = g_strdup_printf ("SELECT count(%s) FROM %s", column, table);
   else
     sql = g_strdup_printf ("SELECT count(DISTINCT %s) FROM %s", form, table);
-  g_autoptr (GrammarResult) result = NULL;
-  GVariant *count;
 
   result = grammar_database_query (self->database, sql, NULL, cancellable, error);
   if (result == NULL)
@@ -812,7 +811,7 @@ plan_template (GrammarQaGenerator  *self,
 
       plan->distinct_queries[p] = g_strdup_printf ("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1",
                                                    form, table, column);
-      if (!count_distinct (self, schema, plan, p, cancellable, error))
+      if (!count_distinct (self, schema, plan, p, table, column, form, cancellable, error))
         {
           grammar_qa_plan_free (plan);
           return NULL;
