@@ -97,6 +97,19 @@ def run(argv, **kwargs):
     return result
 
 
+def admin_command(kind, client, socket_path, port, database):
+    """The command line and environment of the server's own client, logged
+    in as the admin: one place for the loader, admin-sql and benchmarks."""
+    if kind == "postgres":
+        argv = [client, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", socket_path, "-p", str(port),
+                "-U", ADMIN, "-d", database or "postgres"]
+        return argv, dict(os.environ, PGPASSWORD=ADMIN_PASSWORD)
+    argv = [client, "--no-defaults", "--socket=" + socket_path, "-u", ADMIN, "--batch",
+            "--default-character-set=utf8mb4", "--local-infile=1",
+            "--init-command=SET SESSION sql_mode='%s'" % MYSQL_MODE]
+    return argv + ([database] if database else []), dict(os.environ, MYSQL_PWD=ADMIN_PASSWORD)
+
+
 class Unprivileged:
     """PostgreSQL refuses to run as root: run its programs as `nobody`."""
 
@@ -157,14 +170,9 @@ class Postgres:
                        "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO %s;"
                        % (name, READER, READER, READER), database=name)
 
-    def client_env(self):
-        env = dict(os.environ)
-        env["PGPASSWORD"] = ADMIN_PASSWORD
-        return env
-
     def admin_sql(self, sql, database=DATABASE):
-        return run([self.psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", self.socket_dir, "-p", str(self.port),
-                    "-U", ADMIN, "-d", database], input=sql.encode("utf-8"), env=self.client_env())
+        argv, env = admin_command("postgres", self.psql, self.socket_dir, self.port, database)
+        return run(argv, input=sql.encode("utf-8"), env=env)
 
     def load(self, path, database=DATABASE):
         self.admin_sql("SET client_min_messages = warning;\n" + fixture_text(path), database=database)
@@ -245,12 +253,7 @@ class Mysql:
                    input=sql.encode("utf-8"))
 
     def admin_sql(self, sql, database=DATABASE):
-        argv = [self.client, "--no-defaults", "--socket=" + self.socket, "-u", ADMIN, "--batch", "--default-character-set=utf8mb4",
-                "--init-command=SET SESSION sql_mode='%s'" % MYSQL_MODE]
-        if database:
-            argv.append(database)
-        env = dict(os.environ)
-        env["MYSQL_PWD"] = ADMIN_PASSWORD
+        argv, env = admin_command("mysql", self.client, self.socket, self.port, database)
         return run(argv, input=sql.encode("utf-8"), env=env)
 
     def load(self, path, database=DATABASE):
@@ -276,16 +279,8 @@ def admin_sql_main(database=DATABASE):
         print("admin-sql: run it inside with-server.py's COMMAND", file=sys.stderr)
         return 2
     sql = sys.stdin.read()
-    if kind == "postgres":
-        argv = [os.environ["GRAMMAR_TEST_DB_ADMIN_CLIENT"], "-X", "-q", "-v", "ON_ERROR_STOP=1",
-                "-h", os.environ["GRAMMAR_TEST_DB_SOCKET"], "-p", os.environ["GRAMMAR_TEST_DB_PORT"],
-                "-U", ADMIN, "-d", database]
-        env = dict(os.environ, PGPASSWORD=ADMIN_PASSWORD)
-    else:
-        argv = [os.environ["GRAMMAR_TEST_DB_ADMIN_CLIENT"], "--no-defaults",
-                "--socket=" + os.environ["GRAMMAR_TEST_DB_SOCKET"], "-u", ADMIN, "--batch", "--default-character-set=utf8mb4",
-                "--init-command=SET SESSION sql_mode='%s'" % MYSQL_MODE, database]
-        env = dict(os.environ, MYSQL_PWD=ADMIN_PASSWORD)
+    argv, env = admin_command(kind, os.environ["GRAMMAR_TEST_DB_ADMIN_CLIENT"], os.environ["GRAMMAR_TEST_DB_SOCKET"],
+                              os.environ["GRAMMAR_TEST_DB_PORT"], database)
     result = subprocess.run(argv, input=sql.encode("utf-8"), env=env)
     return result.returncode
 
