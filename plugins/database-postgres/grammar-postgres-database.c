@@ -136,14 +136,6 @@ is_set (const char *text)
 
 #define SERVER(self) GRAMMAR_SERVER_DATABASE (self)
 
-/* Where the server is, for messages: the socket folder or host and
- * port, the database and the user. */
-static char *
-describe_server (GrammarPostgresDatabase *self)
-{
-  return grammar_server_database_describe (SERVER (self));
-}
-
 /* libpq's messages end with a newline and may hold several lines (one
  * per address it tried): one line reads better after our prefix. */
 static char *
@@ -194,7 +186,7 @@ fail_connect (GrammarPostgresDatabase  *self,
               const char               *message,
               GError                  **error)
 {
-  g_autofree char *server = describe_server (self);
+  g_autofree char *server = grammar_server_database_describe (SERVER (self));
   g_autofree char *line = dup_message (message);
 
   if (grammar_server_database_get_password_env (SERVER (self)) != NULL)
@@ -246,7 +238,7 @@ set_up_session (GrammarPostgresDatabase  *self,
     return fail_connect (self, "PostgreSQL 12 or later is needed", error);
   if (!g_str_equal (PQgetvalue (result, 0, 1), "t"))
     {
-      g_autofree char *server = describe_server (self);
+      g_autofree char *server = grammar_server_database_describe (SERVER (self));
 
       g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_OPEN,
                    "no schema “%s” in %s (schema=)", self->schema_name, server);
@@ -440,7 +432,7 @@ grammar_postgres_database_set_error (GrammarPostgresDatabase  *self,
 
   if (state == NULL || PQstatus (conn) == CONNECTION_BAD)
     {
-      g_autofree char *server = describe_server (self);
+      g_autofree char *server = grammar_server_database_describe (SERVER (self));
 
       g_set_error (error, GRAMMAR_DATABASE_ERROR, GRAMMAR_DATABASE_ERROR_QUERY,
                    "lost the connection to %s: %s", server, message);
@@ -1250,7 +1242,7 @@ introspect (GrammarPostgresDatabase  *self,
 
   if (!ok)
     {
-      g_autofree char *server = describe_server (self);
+      g_autofree char *server = grammar_server_database_describe (SERVER (self));
 
       g_prefix_error (error, "cannot read the schema “%s” of %s: ", self->schema_name, server);
       return NULL;
