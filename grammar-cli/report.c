@@ -6,31 +6,14 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
+
+#include <gio/gunixoutputstream.h>
 
 #include "grammar-cli.h"
 
 /* What --max-list is when not given, for the text report: a terminal
  * shows a few examples; the other formats are for keeping, so all. */
-
-/* Writes to stdout through memory, since stdio owns the descriptor. */
-static gboolean
-print_report (JsonNode             *report,
-              GrammarReportFormat   format,
-              GError              **error)
-{
-  g_autoptr (GOutputStream) memory = g_memory_output_stream_new_resizable ();
-  GMemoryOutputStream *stream = G_MEMORY_OUTPUT_STREAM (memory);
-
-  if (!grammar_report_write (report, format, memory, NULL, error) || !g_output_stream_close (memory, NULL, error))
-    return FALSE;
-  if (fwrite (g_memory_output_stream_get_data (stream), 1, g_memory_output_stream_get_data_size (stream),
-              stdout) != g_memory_output_stream_get_data_size (stream) || fflush (stdout) != 0)
-    {
-      g_set_error_literal (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "cannot write to the standard output");
-      return FALSE;
-    }
-  return TRUE;
-}
 
 static gboolean
 check_options (const char          *input,
@@ -103,7 +86,7 @@ grammar_cli_report_main (int    argc,
                          char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (JsonNode) report = NULL;
+  g_autoptr (GOutputStream) out = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *input = NULL;
   g_autofree char *against = NULL;
@@ -184,14 +167,17 @@ grammar_cli_report_main (int    argc,
         return grammar_cli_report ("report", error);
     }
 
-  report = grammar_report_build_full (input, against, (const char * const *) assessed,
-                                      (const guint *) cutoffs->data, cutoffs->len, balance,
-                                      isnan (alpha) ? 0.05 : alpha, (guint) max_list, &error);
-  if (report == NULL)
-    return grammar_cli_report ("report", error);
-
-  if (output_path != NULL ? !grammar_report_write_to_file (report, format, output_path, NULL, &error)
-                          : !print_report (report, format, &error))
+  /* Written as it is made (the records are read once, the lists again
+   * while they are written), straight to the standard output or to a
+   * file replaced once it is whole. */
+  if (output_path == NULL)
+    {
+      fflush (stdout);
+      out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+    }
+  if (!grammar_report_write_full (input, against, (const char * const *) assessed, (const guint *) cutoffs->data,
+                                  cutoffs->len, balance, isnan (alpha) ? 0.05 : alpha, (guint) max_list, format,
+                                  output_path, out, NULL, &error))
     return grammar_cli_report ("report", error);
   return GRAMMAR_EXIT_OK;
 }

@@ -23,13 +23,39 @@ typedef enum
 typedef struct
 {
   char *id;
-  GPtrArray *records;          /* GrammarRecord, owned */
   GrammarGroupTag tag;
+  guint64 instances;           /* records */
   guint64 measured;            /* answer verdict correct or incorrect */
   guint64 correct;
   guint64 retrieval_measured;  /* effective retrieval verdict measured */
   guint64 retrieval_correct;
+  /* Of an evaluation's group, not of a breakdown's: */
+  GArray *members;             /* guint: the records, by index in input order */
+  char *sql;                   /* of its first record, which every record shares */
+  JsonNode *answer;
+  guint first;                 /* index of its first record */
+  guint64 first_line;          /* line of its first record, 0 when not read from a file */
+  const char *template_id;     /* of its first record; mixed_template when not all agree */
+  const char *style;
+  gboolean mixed_template;
+  gboolean mixed_style;
 } GrammarEvaluationGroup;
+
+/* The lists of a report. */
+typedef enum
+{
+  GRAMMAR_EVALUATION_LIST_GAP_GROUPS,
+  GRAMMAR_EVALUATION_LIST_DEBUG,
+} GrammarEvaluationList;
+
+/* Sees one record as a judged file is read. */
+typedef void (*GrammarEvaluationRecordFunc) (GrammarRecord *record,
+                                             gpointer       user_data);
+
+/* Takes one entry of a list; FALSE with @error set stops. */
+typedef gboolean (*GrammarEvaluationEntryFunc) (JsonNode  *entry,
+                                                gpointer   user_data,
+                                                GError   **error);
 
 /* The counts every metric is made of, summed over groups. */
 typedef struct
@@ -56,7 +82,21 @@ int                 grammar_evaluation_compare_ids       (const char            
                                                           const char                   *b);
 G_GNUC_INTERNAL
 GrammarEvaluation  *grammar_evaluation_load_for_report   (const char                   *path,
+                                                          GrammarEvaluationRecordFunc   each,
+                                                          gpointer                      user_data,
                                                           GCancellable                 *cancellable,
+                                                          GError                      **error);
+G_GNUC_INTERNAL
+JsonNode           *grammar_evaluation_build_json        (GrammarEvaluation            *self,
+                                                          gboolean                      lists,
+                                                          guint                         max_list,
+                                                          GError                      **error);
+G_GNUC_INTERNAL
+gboolean            grammar_evaluation_foreach_listed    (GrammarEvaluation            *self,
+                                                          GrammarEvaluationList         list,
+                                                          guint                         max_list,
+                                                          GrammarEvaluationEntryFunc    func,
+                                                          gpointer                      user_data,
                                                           GError                      **error);
 G_GNUC_INTERNAL
 const char         *grammar_evaluation_get_source        (GrammarEvaluation            *self);

@@ -48,15 +48,34 @@ struct _GrammarEvaluation
   GObject parent_instance;
 
   char *source;
-  GPtrArray *records;      /* GrammarRecord */
+  /* The records: kept (grammar_evaluation_new(), grammar_evaluation_load())
+   * or, read for a report, only where each one's line starts in @source,
+   * to be read again for the lists. A record is an index into either. */
+  GPtrArray *records;      /* GrammarRecord, in input order; empty when not kept */
+  GArray *offsets;         /* guint64 a record, or NULL when kept */
+  GDataInputStream *reread;
+  JsonParser *parser;
+  GStringChunk *strings;   /* templates and styles */
+  GHashTable *styles;      /* the styles, interned */
   GPtrArray *groups;       /* GrammarEvaluationGroup, sorted by id */
   GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
+  /* BY_TEMPLATE, BY_STYLE: key → (group id → GrammarEvaluationGroup, counts only) */
+  GHashTable *by_key[2];
   GrammarEvaluationTally tally;
 };
 
 G_DEFINE_FINAL_TYPE (GrammarEvaluation, grammar_evaluation, G_TYPE_OBJECT)
 
 static const char * const tag_names[GRAMMAR_GROUP_N_TAGS] = { "gap", "robust", "non_robust", "unmeasured" };
+
+typedef enum
+{
+  BY_TEMPLATE,
+  BY_STYLE,
+  BY_TABLE,
+} Breakdown;
+
+#define NO_KEY "(none)"
 
 /* The name of @tag in reports: gap, robust, non_robust or unmeasured. */
 const char *
@@ -72,7 +91,9 @@ group_free (gpointer data)
   GrammarEvaluationGroup *group = data;
 
   g_free (group->id);
-  g_ptr_array_unref (group->records);
+  g_clear_pointer (&group->members, g_array_unref);
+  g_free (group->sql);
+  g_clear_pointer (&group->answer, json_node_unref);
   g_free (group);
 }
 
@@ -83,8 +104,15 @@ grammar_evaluation_finalize (GObject *object)
 
   g_free (self->source);
   g_clear_pointer (&self->records, g_ptr_array_unref);
+  g_clear_pointer (&self->offsets, g_array_unref);
+  g_clear_object (&self->reread);
+  g_clear_object (&self->parser);
   g_clear_pointer (&self->group_index, g_hash_table_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (self->by_key); i++)
+    g_clear_pointer (&self->by_key[i], g_hash_table_unref);
+  g_clear_pointer (&self->styles, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
 
   G_OBJECT_CLASS (grammar_evaluation_parent_class)->finalize (object);
 }
@@ -98,9 +126,17 @@ grammar_evaluation_class_init (GrammarEvaluationClass *klass)
 static void
 grammar_evaluation_init (GrammarEvaluation *self)
 {
+  self->records = g_ptr_array_new_with_free_func (g_object_unref);
+  self->strings = g_string_chunk_new (4096);
+  self->styles = g_hash_table_new (g_str_hash, g_str_equal);
+  self->groups = g_ptr_array_new_with_free_func (group_free);
+  self->group_index = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < G_N_ELEMENTS (self->by_key); i++)
+    self->by_key[i] = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_hash_table_unref);
 }
 
 /* Definitions */
+
 
 GrammarVerdictKind
 grammar_evaluation_answer_verdict (GrammarRecord *record)
@@ -201,14 +237,21 @@ compare_groups (gconstpointer a,
   return grammar_evaluation_compare_ids (group_a->id, group_b->id);
 }
 
-static void
-group_add (GrammarEvaluationGroup *group,
-           GrammarRecord          *record)
+static GrammarEvaluationGroup *
+group_new (const char *id)
 {
-  GrammarVerdictKind answer = grammar_evaluation_answer_verdict (record);
-  GrammarVerdictKind retrieval = grammar_evaluation_retrieval_verdict (record);
+  GrammarEvaluationGroup *group = g_new0 (GrammarEvaluationGroup, 1);
 
-  g_ptr_array_add (group->records, g_object_ref (record));
+  group->id = g_strdup (id);
+  return group;
+}
+
+static void
+group_count (GrammarEvaluationGroup *group,
+             GrammarVerdictKind      answer,
+             GrammarVerdictKind      retrieval)
+{
+  group->instances++;
   group->measured += answer != GRAMMAR_VERDICT_UNMEASURED;
   group->correct += answer == GRAMMAR_VERDICT_CORRECT;
   group->retrieval_measured += retrieval != GRAMMAR_VERDICT_UNMEASURED;
@@ -228,44 +271,11 @@ group_tag (GrammarEvaluationGroup *group)
     group->tag = GRAMMAR_GROUP_NON_ROBUST;
 }
 
-/* The groups of @records (which all have a group), tagged and sorted. */
-static GPtrArray *
-build_groups (GPtrArray   *records,
-              GHashTable **index_out)
-{
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (group_free);
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      GrammarRecord *record = g_ptr_array_index (records, i);
-      const char *id = grammar_record_get_group (record);
-      GrammarEvaluationGroup *group = g_hash_table_lookup (index, id);
-
-      if (group == NULL)
-        {
-          group = g_new0 (GrammarEvaluationGroup, 1);
-          group->id = g_strdup (id);
-          group->records = g_ptr_array_new_with_free_func (g_object_unref);
-          g_ptr_array_add (groups, group);
-          g_hash_table_insert (index, group->id, group);
-        }
-      group_add (group, record);
-    }
-  for (guint i = 0; i < groups->len; i++)
-    group_tag (g_ptr_array_index (groups, i));
-  g_ptr_array_sort (groups, compare_groups);
-
-  if (index_out != NULL)
-    *index_out = g_steal_pointer (&index);
-  return g_steal_pointer (&groups);
-}
-
 void
 grammar_evaluation_tally_add (GrammarEvaluationTally       *tally,
                               const GrammarEvaluationGroup *group)
 {
-  guint64 n = group->records->len;
+  guint64 n = group->instances;
 
   tally->instances += n;
   tally->measured += group->measured;
@@ -281,15 +291,6 @@ grammar_evaluation_tally_add (GrammarEvaluationTally       *tally,
       tally->answered_retrieval_measured += group->retrieval_measured;
       tally->answered_retrieval_correct += group->retrieval_correct;
     }
-}
-
-static void
-tally_groups (GrammarEvaluationTally *tally,
-              GPtrArray              *groups)
-{
-  memset (tally, 0, sizeof *tally);
-  for (guint i = 0; i < groups->len; i++)
-    grammar_evaluation_tally_add (tally, g_ptr_array_index (groups, i));
 }
 
 double
@@ -308,211 +309,10 @@ knowledge_accuracy (const GrammarEvaluationTally *tally)
   return tagged > 0 ? 1.0 - (double) tally->groups[GRAMMAR_GROUP_GAP] / tagged : NAN;
 }
 
-/* Checking the input */
+/* Reading the records again */
 
-/* Where a record is, for messages: "FILE:LINE" when read from a file,
- * else the record's id. */
-typedef struct
-{
-  const char *path;
-  GArray *lines;   /* guint64 per record, or NULL */
-  GPtrArray *records;
-} Places;
-
-static char *
-place (const Places *places,
-       guint         i)
-{
-  GrammarRecord *record = g_ptr_array_index (places->records, i);
-  const char *id = grammar_record_get_id (record);
-
-  if (places->lines != NULL)
-    return g_strdup_printf ("%s:%" G_GUINT64_FORMAT, places->path,
-                            g_array_index (places->lines, guint64, i));
-  if (id != NULL && *id != '\0')
-    return places->path != NULL ? g_strdup_printf ("%s: record “%s”", places->path, id)
-                                : g_strdup_printf ("record “%s”", id);
-  return places->path != NULL ? g_strdup_printf ("%s: record %u", places->path, i + 1)
-                              : g_strdup_printf ("record %u", i + 1);
-}
-
-static gboolean G_GNUC_PRINTF (4, 5)
-invalid (GError      **error,
-         const Places *places,
-         guint         i,
-         const char   *format,
-         ...)
-{
-  g_autofree char *where = place (places, i);
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %s", where, message);
-  return FALSE;
-}
-
-static gboolean
-same_answer (JsonNode *a,
-             JsonNode *b)
-{
-  if (a == NULL || b == NULL)
-    return a == b;
-  return json_node_equal (a, b);
-}
-
-/* The records of one group come from one filled SQL query: the same SQL
- * and the same answer. A difference means two datasets were mixed (their
- * group ids mean different queries), and every group metric would be
- * wrong. */
-static gboolean
-check_group (GrammarRecord  *record,
-             GrammarRecord  *first,
-             const Places   *places,
-             guint           i,
-             guint           first_i,
-             GError        **error)
-{
-  const char *what = NULL;
-  g_autofree char *first_place = NULL;
-
-  if (g_strcmp0 (grammar_record_get_sql (record), grammar_record_get_sql (first)) != 0)
-    what = "sql";
-  else if (!same_answer (grammar_record_get_answer (record), grammar_record_get_answer (first)))
-    what = "answer";
-  if (what == NULL)
-    return TRUE;
-
-  if (places->lines != NULL)
-    first_place = g_strdup_printf ("line %" G_GUINT64_FORMAT, g_array_index (places->lines, guint64, first_i));
-  else
-    first_place = g_strdup_printf ("record “%s”", grammar_record_get_id (first));
-  return invalid (error, places, i,
-                  "group “%s” has another %s than on %s: the input mixes datasets "
-                  "(evaluate each dataset on its own, or compare them with --against)",
-                  grammar_record_get_group (record), what, first_place);
-}
-
-static gboolean
-check_records (const Places  *places,
-               GError       **error)
-{
-  g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) first_of_group = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *records = places->records;
-
-  if (records->len == 0)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s%sno records",
-                   places->path != NULL ? places->path : "", places->path != NULL ? ": " : "");
-      return FALSE;
-    }
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      GrammarRecord *record = g_ptr_array_index (records, i);
-      const char *id = grammar_record_get_id (record);
-      const char *group = grammar_record_get_group (record);
-      gpointer first;
-
-      if (id == NULL || *id == '\0')
-        return invalid (error, places, i, "missing id: every record needs a non-empty “id”");
-      if (group == NULL || *group == '\0')
-        return invalid (error, places, i, "missing group: record “%s” has no “group”, so its group cannot be tagged", id);
-      if (g_hash_table_lookup_extended (ids, id, NULL, &first))
-        {
-          g_autofree char *first_place = places->lines != NULL
-            ? g_strdup_printf ("line %" G_GUINT64_FORMAT,
-                               g_array_index (places->lines, guint64, GPOINTER_TO_UINT (first)))
-            : g_strdup_printf ("record %u", GPOINTER_TO_UINT (first) + 1);
-
-          return invalid (error, places, i, "duplicate id “%s” (also on %s)", id, first_place);
-        }
-      g_hash_table_insert (ids, (gpointer) id, GUINT_TO_POINTER (i));
-
-      if (grammar_record_get_verdict (record) == NULL && grammar_record_get_response (record) == NULL)
-        return invalid (error, places, i,
-                        "record “%s” has neither a verdict nor a response: not a judged file; "
-                        "run grammar judge first", id);
-
-      if (g_hash_table_lookup_extended (first_of_group, group, NULL, &first))
-        {
-          if (!check_group (record, g_ptr_array_index (records, GPOINTER_TO_UINT (first)),
-                            places, i, GPOINTER_TO_UINT (first), error))
-            return FALSE;
-        }
-      else
-        g_hash_table_insert (first_of_group, (gpointer) group, GUINT_TO_POINTER (i));
-    }
-  return TRUE;
-}
-
-static GrammarEvaluation *
-evaluation_new (GPtrArray   *records,
-                GArray      *lines,
-                const char  *source,
-                GError     **error)
-{
-  g_autoptr (GrammarEvaluation) self = NULL;
-  Places places = { source, lines, records };
-
-  if (!check_records (&places, error))
-    return NULL;
-
-  self = g_object_new (GRAMMAR_TYPE_EVALUATION, NULL);
-  self->source = g_strdup (source);
-  self->records = g_ptr_array_new_full (records->len, g_object_unref);
-  for (guint i = 0; i < records->len; i++)
-    g_ptr_array_add (self->records, g_object_ref (g_ptr_array_index (records, i)));
-  self->groups = build_groups (self->records, &self->group_index);
-  tally_groups (&self->tally, self->groups);
-  return g_steal_pointer (&self);
-}
-
-/**
- * grammar_evaluation_new:
- * @records: (element-type GrammarRecord): the judged records
- * @source: (nullable): the name of the file they come from, shown in the report
- * @error: return location for a #GError
- *
- * Tags the groups of @records and computes the metrics (see
- * #GrammarEvaluation). The records are referenced, not copied.
- *
- * The input fails with %GRAMMAR_ERROR_INVALID_INPUT, the message naming
- * the record, when there is no record, a record has no `id` or no
- * `group`, an id is used twice, a record has neither a verdict nor a
- * response (a results file that was not judged), or the records of one
- * group have different `sql` or `answer` (two datasets mixed).
- *
- * Returns: (transfer full) (nullable): the evaluation, or %NULL with @error set
- */
-GrammarEvaluation *
-grammar_evaluation_new (GPtrArray   *records,
-                        const char  *source,
-                        GError     **error)
-{
-  g_return_val_if_fail (records != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  for (guint i = 0; i < records->len; i++)
-    g_return_val_if_fail (GRAMMAR_IS_RECORD (g_ptr_array_index (records, i)), NULL);
-
-  return evaluation_new (records, NULL, source, error);
-}
-
-/* Reading a judged file */
-
-static gboolean
-line_is_blank (const char *text)
-{
-  for (; *text != '\0'; text++)
-    if (!g_ascii_isspace (*text))
-      return FALSE;
-  return TRUE;
-}
-
+/* Parses one line of a judged file into a record; problems fail with
+ * %GRAMMAR_ERROR_INVALID_INPUT and a message `PATH:LINE: …`. */
 static GrammarRecord *
 parse_line (JsonParser  *parser,
             const char  *path,
@@ -563,20 +363,440 @@ parse_line (JsonParser  *parser,
   return record;
 }
 
-static GrammarEvaluation *
-load (const char    *path,
-      gboolean       slim,
-      GCancellable  *cancellable,
-      GError       **error)
+/* Record @index: the kept one, or read again from where its line starts
+ * in the source. */
+static GrammarRecord *
+record_at (GrammarEvaluation  *self,
+           guint               index,
+           GError            **error)
 {
+  g_autofree char *text = NULL;
+  g_autoptr (GError) local_error = NULL;
+  GrammarRecord *record;
+  gsize length = 0;
+
+  if (self->offsets == NULL)
+    return g_object_ref (g_ptr_array_index (self->records, index));
+
+  if (self->reread == NULL)
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (self->source);
+      g_autoptr (GFileInputStream) stream = g_file_read (file, NULL, &local_error);
+
+      if (stream == NULL)
+        {
+          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", self->source, local_error->message);
+          return NULL;
+        }
+      self->reread = g_data_input_stream_new (G_INPUT_STREAM (stream));
+      g_data_input_stream_set_newline_type (self->reread, G_DATA_STREAM_NEWLINE_TYPE_LF);
+      self->parser = json_parser_new_immutable ();
+    }
+  if (!g_seekable_seek (G_SEEKABLE (self->reread), (goffset) g_array_index (self->offsets, guint64, index),
+                        G_SEEK_SET, NULL, &local_error) ||
+      (text = g_data_input_stream_read_line (self->reread, &length, NULL, &local_error)) == NULL)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: read again for the report: %s", self->source,
+                   local_error != NULL ? local_error->message : "the file is shorter than when it was read");
+      return NULL;
+    }
+  record = parse_line (self->parser, self->source, 0, text, length, &local_error);
+  if (record == NULL)
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                 "%s changed while the report was read: run the report again once no one writes it",
+                 self->source);
+  return record;
+}
+
+/* Checking and counting the records */
+
+typedef struct
+{
+  guint64 hash;
+  guint64 line;   /* 0 when not read from a file */
+  guint index;
+} IdEntry;
+
+/* The records being added: where they come from, for messages, and the
+ * hash of every id, for the duplicates found at the end. A hash is 16
+ * bytes a record where the ids themselves would be some 60. */
+typedef struct
+{
+  GrammarEvaluation *self;
+  const char *path;
+  gboolean lines;          /* read from @path: places are PATH:LINE */
+  GArray *ids;             /* IdEntry */
+} Adding;
+
+/* FNV-1a, 64 bits */
+static guint64
+hash_id (const char *id)
+{
+  guint64 hash = G_GUINT64_CONSTANT (14695981039346656037);
+
+  for (const guchar *p = (const guchar *) id; *p != '\0'; p++)
+    hash = (hash ^ *p) * G_GUINT64_CONSTANT (1099511628211);
+  return hash;
+}
+
+static char *
+place (const Adding  *adding,
+       guint          index,
+       guint64        line,
+       const char    *id)
+{
+  if (adding->lines)
+    return g_strdup_printf ("%s:%" G_GUINT64_FORMAT, adding->path, line);
+  if (id != NULL && *id != '\0')
+    return adding->path != NULL ? g_strdup_printf ("%s: record “%s”", adding->path, id)
+                                : g_strdup_printf ("record “%s”", id);
+  return adding->path != NULL ? g_strdup_printf ("%s: record %u", adding->path, index + 1)
+                              : g_strdup_printf ("record %u", index + 1);
+}
+
+static gboolean G_GNUC_PRINTF (6, 7)
+invalid (GError       **error,
+         const Adding  *adding,
+         guint          index,
+         guint64        line,
+         const char    *id,
+         const char    *format,
+         ...)
+{
+  g_autofree char *where = place (adding, index, line, id);
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %s", where, message);
+  return FALSE;
+}
+
+static gboolean
+same_answer (JsonNode *a,
+             JsonNode *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return json_node_equal (a, b);
+}
+
+static const char *
+intern (GrammarEvaluation *self,
+        const char        *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
+}
+
+/* The counts of @record's group among the records with its @breakdown key. */
+static void
+count_by_key (GrammarEvaluation  *self,
+              Breakdown           breakdown,
+              const char         *key,
+              const char         *group_id,
+              GrammarVerdictKind  answer,
+              GrammarVerdictKind  retrieval)
+{
+  GHashTable *groups = g_hash_table_lookup (self->by_key[breakdown], key != NULL ? key : NO_KEY);
+  GrammarEvaluationGroup *group;
+
+  if (groups == NULL)
+    {
+      groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, group_free);
+      g_hash_table_insert (self->by_key[breakdown], (gpointer) (key != NULL ? key : NO_KEY), groups);
+    }
+  group = g_hash_table_lookup (groups, group_id);
+  if (group == NULL)
+    {
+      group = group_new (group_id);
+      g_hash_table_insert (groups, group->id, group);
+    }
+  group_count (group, answer, retrieval);
+}
+
+/* Checks @record (record @index, on @line) and counts it in its group. */
+static gboolean
+add_record (Adding         *adding,
+            GrammarRecord  *record,
+            guint           index,
+            guint64         line,
+            GError        **error)
+{
+  GrammarEvaluation *self = adding->self;
+  const char *id = grammar_record_get_id (record);
+  const char *group_id = grammar_record_get_group (record);
+  const char *template_id = intern (self, grammar_record_get_template (record));
+  const char *style = intern (self, grammar_record_get_style (record));
+  GrammarVerdictKind answer = grammar_evaluation_answer_verdict (record);
+  GrammarVerdictKind retrieval = grammar_evaluation_retrieval_verdict (record);
+  GrammarEvaluationGroup *group;
+  IdEntry entry;
+
+  if (id == NULL || *id == '\0')
+    return invalid (error, adding, index, line, id, "missing id: every record needs a non-empty “id”");
+  if (group_id == NULL || *group_id == '\0')
+    return invalid (error, adding, index, line, id,
+                    "missing group: record “%s” has no “group”, so its group cannot be tagged", id);
+  entry.hash = hash_id (id);
+  entry.line = line;
+  entry.index = index;
+  g_array_append_val (adding->ids, entry);
+
+  if (grammar_record_get_verdict (record) == NULL && grammar_record_get_response (record) == NULL)
+    return invalid (error, adding, index, line, id,
+                    "record “%s” has neither a verdict nor a response: not a judged file; "
+                    "run grammar judge first", id);
+
+  group = g_hash_table_lookup (self->group_index, group_id);
+  if (group == NULL)
+    {
+      group = group_new (group_id);
+      group->members = g_array_new (FALSE, FALSE, sizeof (guint));
+      group->sql = g_strdup (grammar_record_get_sql (record));
+      group->answer = grammar_record_get_answer (record) != NULL ? json_node_copy (grammar_record_get_answer (record))
+                                                                 : NULL;
+      group->first_line = line;
+      group->first = index;
+      group->template_id = template_id;
+      group->style = style;
+      g_ptr_array_add (self->groups, group);
+      g_hash_table_insert (self->group_index, group->id, group);
+    }
+  else
+    {
+      /* The records of one group come from one filled SQL query: the
+       * same SQL and the same answer. A difference means two datasets
+       * were mixed (their group ids mean different queries), and every
+       * group metric would be wrong. */
+      const char *what = NULL;
+
+      if (g_strcmp0 (grammar_record_get_sql (record), group->sql) != 0)
+        what = "sql";
+      else if (!same_answer (grammar_record_get_answer (record), group->answer))
+        what = "answer";
+      if (what != NULL)
+        {
+          g_autofree char *first_place = NULL;
+
+          if (adding->lines)
+            first_place = g_strdup_printf ("line %" G_GUINT64_FORMAT, group->first_line);
+          else
+            first_place = g_strdup_printf ("record “%s”",
+                                           grammar_record_get_id (g_ptr_array_index (self->records, group->first)));
+          return invalid (error, adding, index, line, id,
+                          "group “%s” has another %s than on %s: the input mixes datasets "
+                          "(evaluate each dataset on its own, or compare them with --against)",
+                          group_id, what, first_place);
+        }
+      /* The template or style of a group: that of its records when they agree. */
+      if (g_strcmp0 (group->template_id, template_id) != 0)
+        group->mixed_template = TRUE;
+      if (g_strcmp0 (group->style, style) != 0)
+        group->mixed_style = TRUE;
+    }
+  g_array_append_val (group->members, index);
+  group_count (group, answer, retrieval);
+  count_by_key (self, BY_TEMPLATE, template_id, group->id, answer, retrieval);
+  count_by_key (self, BY_STYLE, style, group->id, answer, retrieval);
+  if (style != NULL)
+    g_hash_table_add (self->styles, (gpointer) style);
+  return TRUE;
+}
+
+static int
+compare_id_entries (gconstpointer a,
+                    gconstpointer b)
+{
+  const IdEntry *x = a, *y = b;
+
+  if (x->hash != y->hash)
+    return x->hash < y->hash ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The first record (in input order) whose id an earlier record has. */
+static gboolean
+check_ids (Adding  *adding,
+           GError **error)
+{
+  GArray *ids = adding->ids;
+  const IdEntry *duplicate = NULL, *original = NULL;
+  g_autofree char *duplicate_id = NULL;
+
+  g_array_sort (ids, compare_id_entries);
+  for (guint i = 0; i + 1 < ids->len; i++)
+    {
+      const IdEntry *run = &g_array_index (ids, IdEntry, i);
+      guint n = 1;
+
+      while (i + n < ids->len && run[n].hash == run[0].hash)
+        n++;
+      /* the same hash, most likely the same id: compare the ids */
+      for (guint later = 1; later < n; later++)
+        for (guint earlier = 0; earlier < later; earlier++)
+          {
+            g_autoptr (GrammarRecord) a = NULL;
+            g_autoptr (GrammarRecord) b = NULL;
+
+            if (duplicate != NULL && run[later].index >= duplicate->index)
+              break;
+            a = record_at (adding->self, run[earlier].index, error);
+            b = a != NULL ? record_at (adding->self, run[later].index, error) : NULL;
+            if (b == NULL)
+              return FALSE;
+            if (g_str_equal (grammar_record_get_id (a), grammar_record_get_id (b)))
+              {
+                duplicate = &run[later];
+                original = &run[earlier];
+                g_free (duplicate_id);
+                duplicate_id = g_strdup (grammar_record_get_id (b));
+                break;
+              }
+          }
+      i += n - 1;
+    }
+  if (duplicate != NULL)
+    {
+      g_autofree char *first_place = adding->lines ? g_strdup_printf ("line %" G_GUINT64_FORMAT, original->line)
+                                                   : g_strdup_printf ("record %u", original->index + 1);
+
+      return invalid (error, adding, duplicate->index, duplicate->line, duplicate_id,
+                      "duplicate id “%s” (also on %s)", duplicate_id, first_place);
+    }
+  return TRUE;
+}
+
+static void
+tag_breakdown (GHashTable *by_key)
+{
+  GHashTableIter keys;
+  gpointer groups;
+
+  g_hash_table_iter_init (&keys, by_key);
+  while (g_hash_table_iter_next (&keys, NULL, &groups))
+    {
+      GHashTableIter iter;
+      gpointer group;
+
+      g_hash_table_iter_init (&iter, groups);
+      while (g_hash_table_iter_next (&iter, NULL, &group))
+        group_tag (group);
+    }
+}
+
+/* Once every record is added: tags, order and the run's counts. */
+static gboolean
+finish (Adding  *adding,
+        GError **error)
+{
+  GrammarEvaluation *self = adding->self;
+  guint64 n = self->offsets != NULL ? self->offsets->len : self->records->len;
+
+  if (n == 0)
+    {
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s%sno records",
+                   adding->path != NULL ? adding->path : "", adding->path != NULL ? ": " : "");
+      return FALSE;
+    }
+  if (!check_ids (adding, error))
+    return FALSE;
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
+
+      group_tag (group);
+      grammar_evaluation_tally_add (&self->tally, group);
+    }
+  g_ptr_array_sort (self->groups, compare_groups);
+  for (guint i = 0; i < G_N_ELEMENTS (self->by_key); i++)
+    tag_breakdown (self->by_key[i]);
+  return TRUE;
+}
+
+/**
+ * grammar_evaluation_new:
+ * @records: (element-type GrammarRecord): the judged records
+ * @source: (nullable): the name of the file they come from, shown in the report
+ * @error: return location for a #GError
+ *
+ * Tags the groups of @records and computes the metrics (see
+ * #GrammarEvaluation). The records are referenced, not copied.
+ *
+ * The input fails with %GRAMMAR_ERROR_INVALID_INPUT, the message naming
+ * the record, when there is no record, a record has no `id` or no
+ * `group`, an id is used twice, a record has neither a verdict nor a
+ * response (a results file that was not judged), or the records of one
+ * group have different `sql` or `answer` (two datasets mixed).
+ *
+ * Returns: (transfer full) (nullable): the evaluation, or %NULL with @error set
+ */
+GrammarEvaluation *
+grammar_evaluation_new (GPtrArray   *records,
+                        const char  *source,
+                        GError     **error)
+{
+  g_autoptr (GrammarEvaluation) self = NULL;
+  g_autoptr (GArray) ids = NULL;
+  Adding adding = { NULL, source, FALSE, NULL };
+
+  g_return_val_if_fail (records != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  for (guint i = 0; i < records->len; i++)
+    g_return_val_if_fail (GRAMMAR_IS_RECORD (g_ptr_array_index (records, i)), NULL);
+
+  self = g_object_new (GRAMMAR_TYPE_EVALUATION, NULL);
+  self->source = g_strdup (source);
+  ids = g_array_sized_new (FALSE, FALSE, sizeof (IdEntry), records->len);
+  adding.self = self;
+  adding.ids = ids;
+  for (guint i = 0; i < records->len; i++)
+    {
+      GrammarRecord *record = g_ptr_array_index (records, i);
+
+      g_ptr_array_add (self->records, g_object_ref (record));
+      if (!add_record (&adding, record, i, 0, error))
+        return NULL;
+    }
+  if (!finish (&adding, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/* Reading a judged file */
+
+static gboolean
+line_is_blank (const char *text)
+{
+  for (; *text != '\0'; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+  return TRUE;
+}
+
+/* Reads @path once. @each, when given, sees every record as it is read;
+ * with @keep FALSE the records are then dropped (only where each line
+ * starts is kept, for the lists), so that the memory holds the groups,
+ * not the records. */
+static GrammarEvaluation *
+load (const char                  *path,
+      gboolean                     keep,
+      GrammarEvaluationRecordFunc  each,
+      gpointer                     user_data,
+      GCancellable                *cancellable,
+      GError                     **error)
+{
+  g_autoptr (GrammarEvaluation) self = NULL;
   g_autoptr (GFile) file = NULL;
   g_autoptr (GFileInputStream) stream = NULL;
   g_autoptr (GDataInputStream) lines = NULL;
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GArray) line_numbers = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (IdEntry));
   g_autoptr (GError) local_error = NULL;
-  guint64 line = 0;
+  Adding adding = { NULL, path, TRUE, ids };
+  guint64 line = 0, offset = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
@@ -595,11 +815,19 @@ load (const char    *path,
   lines = g_data_input_stream_new (G_INPUT_STREAM (stream));
   g_data_input_stream_set_newline_type (lines, G_DATA_STREAM_NEWLINE_TYPE_LF);
 
+  self = g_object_new (GRAMMAR_TYPE_EVALUATION, NULL);
+  self->source = g_strdup (path);
+  if (!keep)
+    self->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  adding.self = self;
+
   for (;;)
     {
       g_autofree char *text = NULL;
-      GrammarRecord *record;
+      g_autoptr (GrammarRecord) record = NULL;
       gsize length = 0;
+      guint64 start = offset;
+      guint index;
 
       text = g_data_input_stream_read_line (lines, &length, cancellable, &local_error);
       if (local_error != NULL)
@@ -613,24 +841,31 @@ load (const char    *path,
       if (text == NULL)
         break;
       line++;
+      offset += length + 1;
       if (line_is_blank (text))
         continue;
       record = parse_line (parser, path, line, text, length, error);
       if (record == NULL)
         return NULL;
-      if (slim)
+      if (keep)
         {
-          /* A judged record's samples are most of its size (several
-           * responses each) and no figure of the report reads them, nor
-           * the bindings. */
-          grammar_record_set_samples (record, NULL);
-          grammar_record_set_bindings (record, NULL);
+          index = self->records->len;
+          g_ptr_array_add (self->records, g_object_ref (record));
         }
-      g_ptr_array_add (records, record);
-      g_array_append_val (line_numbers, line);
+      else
+        {
+          index = self->offsets->len;
+          g_array_append_val (self->offsets, start);
+        }
+      if (!add_record (&adding, record, index, line, error))
+        return NULL;
+      if (each != NULL)
+        each (record, user_data);
     }
 
-  return evaluation_new (records, line_numbers, path, error);
+  if (!finish (&adding, error))
+    return NULL;
+  return g_steal_pointer (&self);
 }
 
 /**
@@ -655,17 +890,21 @@ grammar_evaluation_load (const char    *path,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return load (path, FALSE, cancellable, error);
+  return load (path, TRUE, NULL, NULL, cancellable, error);
 }
 
-/* As grammar_evaluation_load(), for a report: the records keep only what
- * the report's figures and lists read (no `samples`, no `bindings`). */
+/* As grammar_evaluation_load(), for a report, in one pass that keeps no
+ * record: @each (nullable) sees every record as it is read, and the
+ * lists read their records again from @path. Its records
+ * (grammar_evaluation_get_records()) are none. */
 GrammarEvaluation *
-grammar_evaluation_load_for_report (const char    *path,
-                                    GCancellable  *cancellable,
-                                    GError       **error)
+grammar_evaluation_load_for_report (const char                  *path,
+                                    GrammarEvaluationRecordFunc  each,
+                                    gpointer                     user_data,
+                                    GCancellable                *cancellable,
+                                    GError                     **error)
 {
-  return load (path, TRUE, cancellable, error);
+  return load (path, FALSE, each, user_data, cancellable, error);
 }
 
 /* Accessors */
@@ -790,6 +1029,9 @@ grammar_evaluation_get_retrieval_robustness (GrammarEvaluation *self)
  * grammar_evaluation_get_records:
  * @self: a #GrammarEvaluation
  *
+ * The records an evaluation made by grammar_evaluation_new() or
+ * grammar_evaluation_load() holds.
+ *
  * Returns: (transfer none) (element-type GrammarRecord): the records, in input order
  */
 GPtrArray *
@@ -815,16 +1057,13 @@ compare_keys (gconstpointer a,
 GStrv
 grammar_evaluation_dup_styles (GrammarEvaluation *self)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) styles = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer style;
 
-  for (guint i = 0; i < self->records->len; i++)
-    {
-      const char *style = grammar_record_get_style (g_ptr_array_index (self->records, i));
-
-      if (style != NULL && g_hash_table_add (seen, (gpointer) style))
-        g_ptr_array_add (styles, g_strdup (style));
-    }
+  g_hash_table_iter_init (&iter, self->styles);
+  while (g_hash_table_iter_next (&iter, &style, NULL))
+    g_ptr_array_add (styles, g_strdup (style));
   g_ptr_array_sort (styles, compare_keys);
   g_ptr_array_add (styles, NULL);
   return (GStrv) g_ptr_array_free (g_steal_pointer (&styles), FALSE);
@@ -836,12 +1075,15 @@ grammar_evaluation_get_groups (GrammarEvaluation *self)
   return self->groups;
 }
 
+
 GrammarEvaluationGroup *
 grammar_evaluation_lookup_group (GrammarEvaluation *self,
                                  const char        *id)
 {
   return g_hash_table_lookup (self->group_index, id);
 }
+
+/* Breakdowns */
 
 /* Breakdowns */
 
@@ -910,55 +1152,55 @@ tables_of (const char *sql)
   return g_steal_pointer (&tables);
 }
 
-typedef enum
-{
-  BY_TEMPLATE,
-  BY_STYLE,
-  BY_TABLE,
-} Breakdown;
 
-static void
-add_to_key (GHashTable    *by_key,
-            const char    *key,
-            GrammarRecord *record)
-{
-  GPtrArray *records = g_hash_table_lookup (by_key, key != NULL ? key : NO_KEY);
-
-  if (records == NULL)
-    {
-      records = g_ptr_array_new ();
-      g_hash_table_insert (by_key, g_strdup (key != NULL ? key : NO_KEY), records);
-    }
-  g_ptr_array_add (records, record);
-}
-
-/* key → the records with that key (unowned) */
+/* key → the tally of its groups, each group tagged from its records with
+ * that key: a style's robustness is that of its own wordings. The tables
+ * of a group are those of its SQL, which all its records share. */
 static GHashTable *
-split (GPtrArray *records,
-       Breakdown  breakdown)
+tally_by_key (GrammarEvaluation *self,
+              Breakdown          breakdown)
 {
-  GHashTable *by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                              (GDestroyNotify) g_ptr_array_unref);
+  GHashTable *tallies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  for (guint i = 0; i < records->len; i++)
+  if (breakdown == BY_TABLE)
     {
-      GrammarRecord *record = g_ptr_array_index (records, i);
-
-      if (breakdown == BY_TEMPLATE)
-        add_to_key (by_key, grammar_record_get_template (record), record);
-      else if (breakdown == BY_STYLE)
-        add_to_key (by_key, grammar_record_get_style (record), record);
-      else
+      for (guint i = 0; i < self->groups->len; i++)
         {
-          g_autoptr (GPtrArray) tables = tables_of (grammar_record_get_sql (record));
+          GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
+          g_autoptr (GPtrArray) tables = tables_of (group->sql);
 
           if (tables->len == 0)
-            add_to_key (by_key, NULL, record);
+            g_ptr_array_add (tables, g_strdup (NO_KEY));
           for (guint t = 0; t < tables->len; t++)
-            add_to_key (by_key, g_ptr_array_index (tables, t), record);
+            {
+              const char *key = g_ptr_array_index (tables, t);
+              GrammarEvaluationTally *tally = g_hash_table_lookup (tallies, key);
+
+              if (tally == NULL)
+                g_hash_table_insert (tallies, g_strdup (key), tally = g_new0 (GrammarEvaluationTally, 1));
+              grammar_evaluation_tally_add (tally, group);
+            }
         }
     }
-  return by_key;
+  else
+    {
+      GHashTableIter keys;
+      gpointer key, groups;
+
+      g_hash_table_iter_init (&keys, self->by_key[breakdown]);
+      while (g_hash_table_iter_next (&keys, &key, &groups))
+        {
+          GrammarEvaluationTally *tally = g_new0 (GrammarEvaluationTally, 1);
+          GHashTableIter iter;
+          gpointer group;
+
+          g_hash_table_iter_init (&iter, groups);
+          while (g_hash_table_iter_next (&iter, NULL, &group))
+            grammar_evaluation_tally_add (tally, group);
+          g_hash_table_insert (tallies, g_strdup (key), tally);
+        }
+    }
+  return tallies;
 }
 
 /* JSON */
@@ -1045,17 +1287,17 @@ add_tally (JsonBuilder                  *builder,
 }
 
 static void
-add_breakdown (JsonBuilder *builder,
-               const char  *name,
-               GPtrArray   *records,
-               Breakdown    breakdown)
+add_breakdown (JsonBuilder       *builder,
+               const char        *name,
+               GrammarEvaluation *self,
+               Breakdown          breakdown)
 {
-  g_autoptr (GHashTable) by_key = split (records, breakdown);
+  g_autoptr (GHashTable) tallies = tally_by_key (self, breakdown);
   g_autoptr (GPtrArray) keys = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer key_data;
 
-  g_hash_table_iter_init (&iter, by_key);
+  g_hash_table_iter_init (&iter, tallies);
   while (g_hash_table_iter_next (&iter, &key_data, NULL))
     g_ptr_array_add (keys, key_data);
   g_ptr_array_sort (keys, compare_keys);
@@ -1064,51 +1306,59 @@ add_breakdown (JsonBuilder *builder,
   for (guint i = 0; i < keys->len; i++)
     {
       const char *key = g_ptr_array_index (keys, i);
-      /* A group is tagged from its records with this key: a style's
-       * robustness is that of its own wordings. */
-      g_autoptr (GPtrArray) groups = build_groups (g_hash_table_lookup (by_key, key), NULL);
-      GrammarEvaluationTally tally;
 
-      tally_groups (&tally, groups);
       json_builder_begin_object (builder);
       add_string (builder, "key", key);
-      add_tally (builder, &tally);
+      add_tally (builder, g_hash_table_lookup (tallies, key));
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
 }
 
-/* The template or style of a group: that of its records when they agree. */
-static const char *
-common_string (GPtrArray   *records,
-               const char *(*get) (GrammarRecord *))
+/* The records of @group, in input order, read again when not kept. */
+static GPtrArray *
+group_records (GrammarEvaluation            *self,
+               const GrammarEvaluationGroup *group,
+               GError                      **error)
 {
-  const char *value = get (g_ptr_array_index (records, 0));
+  g_autoptr (GPtrArray) records = g_ptr_array_new_full (group->members->len, g_object_unref);
 
-  for (guint i = 1; i < records->len; i++)
-    if (g_strcmp0 (value, get (g_ptr_array_index (records, i))) != 0)
-      return NULL;
-  return value;
+  for (guint i = 0; i < group->members->len; i++)
+    {
+      GrammarRecord *record = record_at (self, g_array_index (group->members, guint, i), error);
+
+      if (record == NULL)
+        return NULL;
+      g_ptr_array_add (records, record);
+      if (g_strcmp0 (grammar_record_get_group (record), group->id) != 0)
+        {
+          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                       "%s changed while the report was read: run the report again once no one writes it",
+                       self->source);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&records);
 }
 
-static void
-add_gap_group (JsonBuilder                  *builder,
-               const GrammarEvaluationGroup *group)
+static JsonNode *
+gap_group_json (const GrammarEvaluationGroup *group,
+                GPtrArray                    *records)
 {
-  GrammarRecord *first = g_ptr_array_index (group->records, 0);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
 
   json_builder_begin_object (builder);
   add_string (builder, "group", group->id);
-  add_string (builder, "template", common_string (group->records, grammar_record_get_template));
-  add_string (builder, "style", common_string (group->records, grammar_record_get_style));
-  add_string (builder, "sql", grammar_record_get_sql (first));
-  add_json (builder, "answer", grammar_record_get_answer (first));
-  grammar_json_add_int (builder, "instances", group->records->len);
+  add_string (builder, "template", group->mixed_template ? NULL : group->template_id);
+  add_string (builder, "style", group->mixed_style ? NULL : group->style);
+  add_string (builder, "sql", group->sql);
+  add_json (builder, "answer", group->answer);
+  grammar_json_add_int (builder, "instances", group->instances);
   json_builder_set_member_name (builder, "texts");
   json_builder_begin_array (builder);
-  for (guint i = 0; i < group->records->len; i++)
+  for (guint i = 0; i < records->len; i++)
     {
-      const char *text = grammar_record_get_text (g_ptr_array_index (group->records, i));
+      const char *text = grammar_record_get_text (g_ptr_array_index (records, i));
 
       if (text != NULL)
         json_builder_add_string_value (builder, text);
@@ -1118,12 +1368,13 @@ add_gap_group (JsonBuilder                  *builder,
   json_builder_end_array (builder);
   add_string (builder, "attribution", group_attribution (group));
   json_builder_end_object (builder);
+  return json_builder_get_root (builder);
 }
 
-static void
-add_debug_record (JsonBuilder   *builder,
-                  GrammarRecord *record)
+static JsonNode *
+debug_record_json (GrammarRecord *record)
 {
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
   GrammarVerdict *verdict = grammar_record_get_verdict (record);
 
   json_builder_begin_object (builder);
@@ -1139,6 +1390,7 @@ add_debug_record (JsonBuilder   *builder,
   add_string (builder, "attribution", record_attribution (record));
   add_string (builder, "reason", verdict != NULL ? grammar_verdict_get_reason (verdict) : NULL);
   json_builder_end_object (builder);
+  return json_builder_get_root (builder);
 }
 
 static int
@@ -1151,55 +1403,111 @@ compare_records (gconstpointer a,
   return grammar_evaluation_compare_ids (grammar_record_get_id (record_a), grammar_record_get_id (record_b));
 }
 
-/* gap_groups, then debug: the failing records of non-robust groups,
- * where the system knew the answer but missed it in some wordings. */
-static void
-add_lists (JsonBuilder *builder,
-           GPtrArray   *groups,
-           guint        max_list)
+/*
+ * grammar_evaluation_foreach_listed:
+ *
+ * Gives @func the entries of the list @list, one at a time and in order
+ * (records that were not kept are read again): `gap_groups`, the gap
+ * groups with the texts of their records, or `debug`, the failing
+ * records of non-robust groups, where the system knew the answer but
+ * missed it in some wordings. At most @max_list entries (0: all).
+ */
+gboolean
+grammar_evaluation_foreach_listed (GrammarEvaluation            *self,
+                                   GrammarEvaluationList         list,
+                                   guint                         max_list,
+                                   GrammarEvaluationEntryFunc    func,
+                                   gpointer                      user_data,
+                                   GError                      **error)
 {
   guint n = 0;
 
-  json_builder_set_member_name (builder, "gap_groups");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < groups->len && (max_list == 0 || n < max_list); i++)
+  for (guint i = 0; i < self->groups->len && (max_list == 0 || n < max_list); i++)
     {
-      GrammarEvaluationGroup *group = g_ptr_array_index (groups, i);
-
-      if (group->tag == GRAMMAR_GROUP_GAP)
-        {
-          add_gap_group (builder, group);
-          n++;
-        }
-    }
-  json_builder_end_array (builder);
-
-  n = 0;
-  json_builder_set_member_name (builder, "debug");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < groups->len && (max_list == 0 || n < max_list); i++)
-    {
-      GrammarEvaluationGroup *group = g_ptr_array_index (groups, i);
+      GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
       g_autoptr (GPtrArray) records = NULL;
 
-      if (group->tag != GRAMMAR_GROUP_NON_ROBUST)
+      if (group->tag != (list == GRAMMAR_EVALUATION_LIST_GAP_GROUPS ? GRAMMAR_GROUP_GAP : GRAMMAR_GROUP_NON_ROBUST))
         continue;
-      /* a sorted view: the copy would inherit the unref of group->records */
-      records = g_ptr_array_copy (group->records, NULL, NULL);
-      g_ptr_array_set_free_func (records, NULL);
+      records = group_records (self, group, error);
+      if (records == NULL)
+        return FALSE;
+      if (list == GRAMMAR_EVALUATION_LIST_GAP_GROUPS)
+        {
+          g_autoptr (JsonNode) entry = gap_group_json (group, records);
+
+          if (!func (entry, user_data, error))
+            return FALSE;
+          n++;
+          continue;
+        }
       g_ptr_array_sort (records, compare_records);
       for (guint r = 0; r < records->len && (max_list == 0 || n < max_list); r++)
         {
           GrammarRecord *record = g_ptr_array_index (records, r);
+          g_autoptr (JsonNode) entry = NULL;
 
-          if (grammar_evaluation_answer_verdict (record) != GRAMMAR_VERDICT_CORRECT)
-            {
-              add_debug_record (builder, record);
-              n++;
-            }
+          if (grammar_evaluation_answer_verdict (record) == GRAMMAR_VERDICT_CORRECT)
+            continue;
+          entry = debug_record_json (record);
+          if (!func (entry, user_data, error))
+            return FALSE;
+          n++;
         }
     }
+  return TRUE;
+}
+
+static gboolean
+add_entry (JsonNode  *entry,
+           gpointer   user_data,
+           GError   **error)
+{
+  json_builder_add_value (user_data, json_node_copy (entry));
+  return TRUE;
+}
+
+/*
+ * grammar_evaluation_build_json:
+ *
+ * The report of grammar_evaluation_to_json(); with @lists FALSE its
+ * `gap_groups` and `debug` are left empty, for a writer that gives them
+ * with grammar_evaluation_foreach_listed().
+ */
+JsonNode *
+grammar_evaluation_build_json (GrammarEvaluation  *self,
+                               gboolean            lists,
+                               guint               max_list,
+                               GError            **error)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_auto (GStrv) styles = NULL;
+  static const char * const list_names[] = { "gap_groups", "debug" };
+
+  styles = grammar_evaluation_dup_styles (self);
+  json_builder_begin_object (builder);
+  add_string (builder, "format", "grammar-report-1");
+  add_string (builder, "source", self->source);
+  json_builder_set_member_name (builder, "styles");
+  json_builder_begin_array (builder);
+  for (guint i = 0; styles[i] != NULL; i++)
+    json_builder_add_string_value (builder, styles[i]);
   json_builder_end_array (builder);
+
+  add_tally (builder, &self->tally);
+  add_breakdown (builder, "by_template", self, BY_TEMPLATE);
+  add_breakdown (builder, "by_style", self, BY_STYLE);
+  add_breakdown (builder, "by_table", self, BY_TABLE);
+  for (guint l = 0; l < G_N_ELEMENTS (list_names); l++)
+    {
+      json_builder_set_member_name (builder, list_names[l]);
+      json_builder_begin_array (builder);
+      if (lists && !grammar_evaluation_foreach_listed (self, l, max_list, add_entry, builder, error))
+        return NULL;
+      json_builder_end_array (builder);
+    }
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
 }
 
 /**
@@ -1221,26 +1529,18 @@ JsonNode *
 grammar_evaluation_to_json (GrammarEvaluation *self,
                             guint              max_list)
 {
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_auto (GStrv) styles = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonNode *report;
 
   g_return_val_if_fail (GRAMMAR_IS_EVALUATION (self), NULL);
 
-  styles = grammar_evaluation_dup_styles (self);
-  json_builder_begin_object (builder);
-  add_string (builder, "format", "grammar-report-1");
-  add_string (builder, "source", self->source);
-  json_builder_set_member_name (builder, "styles");
-  json_builder_begin_array (builder);
-  for (guint i = 0; styles[i] != NULL; i++)
-    json_builder_add_string_value (builder, styles[i]);
-  json_builder_end_array (builder);
-
-  add_tally (builder, &self->tally);
-  add_breakdown (builder, "by_template", self->records, BY_TEMPLATE);
-  add_breakdown (builder, "by_style", self->records, BY_STYLE);
-  add_breakdown (builder, "by_table", self->records, BY_TABLE);
-  add_lists (builder, self->groups, max_list);
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
+  /* Only an evaluation of the report's own loader reads its records
+   * again, and only that can fail (its file changed meanwhile). */
+  report = grammar_evaluation_build_json (self, TRUE, max_list, &error);
+  if (report == NULL)
+    {
+      g_warning ("%s", error->message);
+      report = grammar_evaluation_build_json (self, FALSE, max_list, NULL);
+    }
+  return report;
 }

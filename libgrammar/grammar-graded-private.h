@@ -20,6 +20,10 @@ typedef struct
 
 typedef struct _GrammarGraded GrammarGraded;
 
+/* The tag of @group (NULL when unknown). */
+typedef const char *(*GrammarGradedTagFunc) (const char *group,
+                                             gpointer    data);
+
 G_GNUC_INTERNAL
 GrammarGraded *grammar_graded_new          (const GrammarGradedFigure *figures,
                                             guint                      n_figures,
@@ -34,6 +38,10 @@ void           grammar_graded_add          (GrammarGraded             *self,
                                             const char                *group,
                                             const char                *tag,
                                             const double              *values);
+G_GNUC_INTERNAL
+void           grammar_graded_set_tags     (GrammarGraded             *self,
+                                            GrammarGradedTagFunc       tag_of,
+                                            gpointer                   data);
 G_GNUC_INTERNAL
 guint          grammar_graded_get_n_records (GrammarGraded            *self);
 G_GNUC_INTERNAL

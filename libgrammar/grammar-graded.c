@@ -25,8 +25,12 @@ typedef struct
   const char *template_id;
   const char *group;
   const char *tag;
+  guint vector;             /* the row's values: n_figures from vectors[vector * n_figures] */
 } Row;
 
+/* A report of millions of records holds one Row each (40 bytes): the
+ * values of a row are kept once per distinct vector of values, and
+ * these figures take few distinct values (0, 1/k, 1/rank, …). */
 struct _GrammarGraded
 {
   GrammarGradedFigure *figures;
@@ -35,7 +39,8 @@ struct _GrammarGraded
   guint resamples;
   GStringChunk *strings;
   GArray *rows;             /* Row */
-  GArray *values;           /* double, n_figures per row */
+  GArray *vectors;          /* double, n_figures per distinct vector */
+  GHashTable *vector_index; /* GBytes of a vector → its index + 1 */
 };
 
 GrammarGraded *
@@ -52,7 +57,8 @@ grammar_graded_new (const GrammarGradedFigure *figures,
   self->resamples = resamples;
   self->strings = g_string_chunk_new (1024);
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
-  self->values = g_array_new (FALSE, FALSE, sizeof (double));
+  self->vectors = g_array_new (FALSE, FALSE, sizeof (double));
+  self->vector_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
   return self;
 }
 
@@ -64,7 +70,8 @@ grammar_graded_free (GrammarGraded *self)
   g_free (self->figures);
   g_string_chunk_free (self->strings);
   g_array_unref (self->rows);
-  g_array_unref (self->values);
+  g_array_unref (self->vectors);
+  g_hash_table_unref (self->vector_index);
   g_free (self);
 }
 
@@ -83,10 +90,36 @@ grammar_graded_add (GrammarGraded *self,
                     const char    *tag,
                     const double  *values)
 {
-  Row row = { intern (self, style), intern (self, template_id), intern (self, group), intern (self, tag) };
+  Row row = { intern (self, style), intern (self, template_id), intern (self, group), intern (self, tag), 0 };
+  /* compared bit for bit: the same computation gives the same NAN */
+  gsize size = self->n_figures * sizeof (double);
+  g_autoptr (GBytes) key = g_bytes_new_static (values, size);
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->vector_index, key));
 
+  if (index == 0)
+    {
+      index = self->vectors->len / MAX (self->n_figures, 1) + 1;
+      g_array_append_vals (self->vectors, values, self->n_figures);
+      g_hash_table_insert (self->vector_index, g_bytes_new (values, size), GUINT_TO_POINTER (index));
+    }
+  row.vector = index - 1;
   g_array_append_val (self->rows, row);
-  g_array_append_vals (self->values, values, self->n_figures);
+}
+
+/* Sets the tag of the rows added without one, from their group: the
+ * tags of a run are known only once all its records are read. */
+void
+grammar_graded_set_tags (GrammarGraded             *self,
+                         GrammarGradedTagFunc       tag_of,
+                         gpointer                   data)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+
+      if (row->tag == NULL && row->group != NULL)
+        row->tag = intern (self, tag_of (row->group, data));
+    }
 }
 
 guint
@@ -100,7 +133,9 @@ value_at (GrammarGraded *self,
           guint          row,
           guint          figure)
 {
-  return g_array_index (self->values, double, row * self->n_figures + figure);
+  guint vector = g_array_index (self->rows, Row, row).vector;
+
+  return g_array_index (self->vectors, double, vector * self->n_figures + figure);
 }
 
 /* The members of one figure over the rows @indices. */

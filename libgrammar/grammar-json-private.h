@@ -38,6 +38,11 @@ void     grammar_json_append_node (GString    *out,
                                    JsonNode   *node,
                                    guint       indent);
 G_GNUC_INTERNAL
+void     grammar_json_append_node_at (GString    *out,
+                                      JsonNode   *node,
+                                      guint       indent,
+                                      guint       level);
+G_GNUC_INTERNAL
 gboolean grammar_json_check_depth (const char *path,
                                    guint64     first_line,
                                    const char *text,

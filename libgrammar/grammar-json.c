@@ -186,6 +186,21 @@ grammar_json_append_node (GString  *out,
   grammar_qa_buffer_clear (&buffer);
 }
 
+/* As grammar_json_append_node(), for a node written at depth @level of
+ * a document written piece by piece. */
+void
+grammar_json_append_node_at (GString  *out,
+                             JsonNode *node,
+                             guint     indent,
+                             guint     level)
+{
+  Buffer buffer = { 0, };
+
+  append_node (&buffer, node, indent, level);
+  g_string_append_len (out, buffer.data, buffer.len);
+  grammar_qa_buffer_clear (&buffer);
+}
+
 /**
  * grammar_json_to_data:
  * @node: a JSON tree

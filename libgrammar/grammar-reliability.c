@@ -11,7 +11,7 @@
 #include "grammar-graded-private.h"
 #include "grammar-json-private.h"
 #include "grammar-jsonl-private.h"
-#include "grammar-reliability.h"
+#include "grammar-reliability-private.h"
 #include "grammar-stats-private.h"
 
 /**
@@ -50,6 +50,7 @@ struct _GrammarReliability
 
   GPtrArray *evaluations;   /* GrammarEvaluation */
   GHashTable *judged;       /* id → Judged */
+  GStringChunk *strings;    /* the ids, styles, templates and groups of Judged */
   GPtrArray *metrics;       /* Metric, in first-seen order */
 };
 
@@ -65,9 +66,15 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+/* What a judged record brings to its assessed scores (the strings in
+ * strings): not the record, so that a report reading the judged file
+ * once keeps some 60 bytes a record. */
 typedef struct
 {
-  GrammarRecord *record;    /* owned by its evaluation */
+  GrammarVerdictKind answer;
+  const char *style;
+  const char *template_id;
+  const char *group;
   const char *tag;
   guint side;               /* which judged file: 0 the first added */
 } Judged;
@@ -499,7 +506,6 @@ add_keypoints (GrammarReliability *self,
                Judged             *judged)
 {
   double values[G_N_ELEMENTS (keypoint_figures)];
-  GrammarRecord *record = judged->record;
 
   if (!keypoint_values (score, values))
     {
@@ -516,10 +522,9 @@ add_keypoints (GrammarReliability *self,
         metric->sides[i] = grammar_graded_new (keypoint_figures, G_N_ELEMENTS (keypoint_figures), self->seed,
                                                self->resamples);
     }
-  grammar_graded_add (metric->keypoints, grammar_record_get_style (record), grammar_record_get_template (record),
-                      grammar_record_get_group (record), judged->tag, values);
-  grammar_graded_add (metric->sides[judged->side], grammar_record_get_style (record),
-                      grammar_record_get_template (record), grammar_record_get_group (record), judged->tag, values);
+  grammar_graded_add (metric->keypoints, judged->style, judged->template_id, judged->group, judged->tag, values);
+  grammar_graded_add (metric->sides[judged->side], judged->style, judged->template_id, judged->group, judged->tag,
+                      values);
 }
 
 /**
@@ -603,29 +608,72 @@ grammar_reliability_add_judged (GrammarReliability *self,
                                 GrammarEvaluation  *evaluation)
 {
   GPtrArray *records;
+  guint side;
 
   g_return_if_fail (GRAMMAR_IS_RELIABILITY (self));
   g_return_if_fail (GRAMMAR_IS_EVALUATION (evaluation));
 
-  g_ptr_array_add (self->evaluations, g_object_ref (evaluation));
+  side = MIN (self->evaluations->len, 1);
   records = grammar_evaluation_get_records (evaluation);
   for (guint i = 0; i < records->len; i++)
-    {
-      GrammarRecord *record = g_ptr_array_index (records, i);
-      GrammarEvaluationGroup *group = grammar_record_get_group (record) != NULL
-                                        ? grammar_evaluation_lookup_group (evaluation, grammar_record_get_group (record))
-                                        : NULL;
-      Judged *judged = g_new0 (Judged, 1);
+    grammar_reliability_add_judged_record (self, g_ptr_array_index (records, i), side);
+  grammar_reliability_add_judged_read (self, evaluation);
+}
 
-      if (grammar_record_get_id (record) == NULL)
-        {
-          g_free (judged);
-          continue;
-        }
-      judged->record = record;
+static const char *
+intern (GrammarReliability *self,
+        const char         *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
+}
+
+/* Adds one judged record of the file @side (0 the first, 1 the second)
+ * as a report reads it; grammar_reliability_add_judged_read() then adds
+ * the evaluation of that file and tags its records. */
+void
+grammar_reliability_add_judged_record (GrammarReliability *self,
+                                       GrammarRecord      *record,
+                                       guint               side)
+{
+  Judged *judged;
+
+  g_return_if_fail (GRAMMAR_IS_RELIABILITY (self));
+  g_return_if_fail (GRAMMAR_IS_RECORD (record));
+
+  if (grammar_record_get_id (record) == NULL)
+    return;
+  judged = g_new0 (Judged, 1);
+  judged->answer = grammar_evaluation_answer_verdict (record);
+  judged->style = intern (self, grammar_record_get_style (record));
+  judged->template_id = intern (self, grammar_record_get_template (record));
+  judged->group = intern (self, grammar_record_get_group (record));
+  judged->side = MIN (side, 1);
+  g_hash_table_replace (self->judged, (gpointer) intern (self, grammar_record_get_id (record)), judged);
+}
+
+void
+grammar_reliability_add_judged_read (GrammarReliability *self,
+                                     GrammarEvaluation  *evaluation)
+{
+  guint side;
+  GHashTableIter iter;
+  gpointer data;
+
+  g_return_if_fail (GRAMMAR_IS_RELIABILITY (self));
+  g_return_if_fail (GRAMMAR_IS_EVALUATION (evaluation));
+
+  side = MIN (self->evaluations->len, 1);
+  g_ptr_array_add (self->evaluations, g_object_ref (evaluation));
+  g_hash_table_iter_init (&iter, self->judged);
+  while (g_hash_table_iter_next (&iter, NULL, &data))
+    {
+      Judged *judged = data;
+      GrammarEvaluationGroup *group;
+
+      if (judged->side != side || judged->tag != NULL || judged->group == NULL)
+        continue;
+      group = grammar_evaluation_lookup_group (evaluation, judged->group);
       judged->tag = group != NULL ? grammar_evaluation_tag_name (group->tag) : NULL;
-      judged->side = MIN (self->evaluations->len - 1, 1);
-      g_hash_table_replace (self->judged, (gpointer) grammar_record_get_id (record), judged);
     }
 }
 
@@ -693,8 +741,7 @@ grammar_reliability_add_assessed (GrammarReliability  *self,
           GrammarScore *score = g_ptr_array_index (scores, i);
           Observation observation = {
             grammar_score_get_value (score), grammar_score_is_measured (score), grammar_score_get_passed (score),
-            grammar_evaluation_answer_verdict (judged->record), grammar_record_get_style (judged->record),
-            judged->tag,
+            judged->answer, judged->style, judged->tag,
           };
 
           Metric *metric = lookup_metric (self, score);
@@ -727,6 +774,7 @@ grammar_reliability_finalize (GObject *object)
   GrammarReliability *self = GRAMMAR_RELIABILITY (object);
 
   g_hash_table_unref (self->judged);
+  g_string_chunk_free (self->strings);
   g_ptr_array_unref (self->metrics);
   g_ptr_array_unref (self->evaluations);
 
@@ -803,6 +851,7 @@ grammar_reliability_init (GrammarReliability *self)
   self->resamples = GRAMMAR_RELIABILITY_DEFAULT_RESAMPLES;
   self->evaluations = g_ptr_array_new_with_free_func (g_object_unref);
   self->judged = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  self->strings = g_string_chunk_new (4096);
   self->metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) metric_free);
 }
 

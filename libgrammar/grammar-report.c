@@ -12,8 +12,8 @@
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
 #include "grammar-file-private.h"
-#include "grammar-reliability.h"
-#include "grammar-retrieval-metrics.h"
+#include "grammar-reliability-private.h"
+#include "grammar-retrieval-metrics-private.h"
 #include "grammar-report.h"
 #include "grammar-report-private.h"
 
@@ -251,16 +251,117 @@ grammar_report_build_with_assessed (const char         *input,
   return grammar_report_build_full (input, against, assessed, NULL, 0, balance, alpha, max_list, error);
 }
 
-static GrammarRetrievalMetrics *
-retrieval_metrics_of (GrammarEvaluation *evaluation,
-                      const guint       *cutoffs,
-                      gsize              n_cutoffs)
+/* What sees each judged record as a report reads it: the record is
+ * measured and dropped, never kept. */
+typedef struct
 {
-  GrammarRetrievalMetrics *metrics = grammar_retrieval_metrics_new ();
+  GrammarRetrievalMetrics *retrieval;
+  GrammarReliability *reliability;  /* with assessed files, else NULL */
+  guint side;
+} Reading;
+
+static void
+read_record (GrammarRecord *record,
+             gpointer       user_data)
+{
+  Reading *reading = user_data;
+
+  grammar_retrieval_metrics_add_record (reading->retrieval, record);
+  if (reading->reliability != NULL)
+    grammar_reliability_add_judged_record (reading->reliability, record, reading->side);
+}
+
+/* Reads the judged file @path once into an evaluation, its retrieval
+ * metrics at @cutoffs and, when given, @reliability's judged records. */
+static GrammarEvaluation *
+read_judged (const char               *path,
+             guint                     side,
+             const guint              *cutoffs,
+             gsize                     n_cutoffs,
+             GrammarReliability       *reliability,
+             GrammarRetrievalMetrics **retrieval,
+             GError                  **error)
+{
+  g_autoptr (GrammarRetrievalMetrics) metrics = grammar_retrieval_metrics_new ();
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  Reading reading = { metrics, reliability, side };
 
   grammar_retrieval_metrics_set_cutoffs (metrics, cutoffs, n_cutoffs);
-  grammar_retrieval_metrics_add_evaluation (metrics, evaluation);
-  return metrics;
+  evaluation = grammar_evaluation_load_for_report (path, read_record, &reading, NULL, error);
+  if (evaluation == NULL)
+    return NULL;
+  grammar_retrieval_metrics_set_tags (metrics, evaluation);
+  if (reliability != NULL)
+    grammar_reliability_add_judged_read (reliability, evaluation);
+  *retrieval = g_steal_pointer (&metrics);
+  return g_steal_pointer (&evaluation);
+}
+
+/* The report of grammar_report_build_full(); with @lists FALSE its
+ * `gap_groups` and `debug` are empty and @input's evaluation is returned
+ * in @evaluation, for a writer that reads them one at a time. */
+static JsonNode *
+build (const char          *input,
+       const char          *against,
+       const char * const  *assessed,
+       const guint         *cutoffs,
+       gsize                n_cutoffs,
+       gboolean             balance,
+       double               alpha,
+       guint                max_list,
+       gboolean             lists,
+       GrammarEvaluation  **evaluation,
+       GError             **error)
+{
+  g_autoptr (GrammarEvaluation) a = NULL;
+  g_autoptr (GrammarEvaluation) b = NULL;
+  g_autoptr (GrammarRetrievalMetrics) retrieval_a = NULL;
+  g_autoptr (GrammarRetrievalMetrics) retrieval_b = NULL;
+  g_autoptr (GrammarReliability) reliability = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  JsonObject *root;
+
+  if (assessed != NULL && assessed[0] != NULL)
+    reliability = grammar_reliability_new ();
+  a = read_judged (input, 0, cutoffs, n_cutoffs, reliability, &retrieval_a, error);
+  if (a == NULL)
+    return NULL;
+  report = grammar_evaluation_build_json (a, lists, max_list, error);
+  if (report == NULL)
+    return NULL;
+  root = json_node_get_object (report);
+  json_object_set_member (root, "retrieval_metrics", grammar_retrieval_metrics_to_json (retrieval_a));
+  if (against != NULL)
+    {
+      g_autoptr (GrammarComparison) comparison = NULL;
+      JsonNode *comparison_json;
+
+      b = read_judged (against, 1, cutoffs, n_cutoffs, reliability, &retrieval_b, error);
+      if (b == NULL)
+        return NULL;
+      comparison = grammar_comparison_new (a, b, balance, alpha, error);
+      if (comparison == NULL)
+        return NULL;
+      comparison_json = grammar_comparison_to_json (comparison);
+      json_object_set_member (json_node_get_object (comparison_json), "retrieval_metrics",
+                              grammar_retrieval_metrics_compare (retrieval_a, retrieval_b, alpha));
+      json_object_set_member (root, "comparison", comparison_json);
+    }
+  if (reliability != NULL)
+    {
+      JsonNode *keypoints;
+
+      for (guint i = 0; assessed[i] != NULL; i++)
+        if (!grammar_reliability_add_assessed (reliability, assessed[i], NULL, error))
+          return NULL;
+      json_object_set_member (root, "reliability", grammar_reliability_to_json (reliability));
+      keypoints = grammar_reliability_keypoints_to_json (reliability, alpha);
+      if (keypoints != NULL)
+        json_object_set_member (root, "keypoints", keypoints);
+    }
+  if (evaluation != NULL)
+    *evaluation = g_steal_pointer (&a);
+  return g_steal_pointer (&report);
 }
 
 /**
@@ -306,56 +407,194 @@ grammar_report_build_full (const char         *input,
                            guint               max_list,
                            GError            **error)
 {
-  g_autoptr (GrammarEvaluation) a = NULL;
-  g_autoptr (GrammarEvaluation) b = NULL;
-  g_autoptr (GrammarComparison) comparison = NULL;
-  g_autoptr (GrammarRetrievalMetrics) retrieval_a = NULL;
-  g_autoptr (JsonNode) report = NULL;
-  JsonObject *root;
-
   g_return_val_if_fail (input != NULL, NULL);
   g_return_val_if_fail (cutoffs != NULL || n_cutoffs == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  a = grammar_evaluation_load_for_report (input, NULL, error);
-  if (a == NULL)
-    return NULL;
-  report = grammar_evaluation_to_json (a, max_list);
-  root = json_node_get_object (report);
-  retrieval_a = retrieval_metrics_of (a, cutoffs, n_cutoffs);
-  json_object_set_member (root, "retrieval_metrics", grammar_retrieval_metrics_to_json (retrieval_a));
-  if (against != NULL)
-    {
-      g_autoptr (GrammarRetrievalMetrics) retrieval_b = NULL;
-      JsonNode *comparison_json;
+  return build (input, against, assessed, cutoffs, n_cutoffs, balance, alpha, max_list, TRUE, NULL, error);
+}
 
-      b = grammar_evaluation_load_for_report (against, NULL, error);
-      if (b == NULL)
-        return NULL;
-      comparison = grammar_comparison_new (a, b, balance, alpha, error);
-      if (comparison == NULL)
-        return NULL;
-      comparison_json = grammar_comparison_to_json (comparison);
-      retrieval_b = retrieval_metrics_of (b, cutoffs, n_cutoffs);
-      json_object_set_member (json_node_get_object (comparison_json), "retrieval_metrics",
-                              grammar_retrieval_metrics_compare (retrieval_a, retrieval_b, alpha));
-      json_object_set_member (root, "comparison", comparison_json);
-    }
-  if (assessed != NULL && assessed[0] != NULL)
-    {
-      g_autoptr (GrammarReliability) reliability = grammar_reliability_new ();
-      JsonNode *keypoints;
+/* Writing a report while its lists are read */
 
-      grammar_reliability_add_judged (reliability, a);
-      if (b != NULL)
-        grammar_reliability_add_judged (reliability, b);
-      for (guint i = 0; assessed[i] != NULL; i++)
-        if (!grammar_reliability_add_assessed (reliability, assessed[i], NULL, error))
-          return NULL;
-      json_object_set_member (root, "reliability", grammar_reliability_to_json (reliability));
-      keypoints = grammar_reliability_keypoints_to_json (reliability, alpha);
-      if (keypoints != NULL)
-        json_object_set_member (root, "keypoints", keypoints);
+#define FLUSH_AT (1 << 20)
+
+typedef struct
+{
+  GString *out;
+  GOutputStream *stream;
+  GCancellable *cancellable;
+  guint n;                   /* entries of the list being written */
+} Streaming;
+
+static gboolean
+flush (Streaming  *streaming,
+       gboolean    all,
+       GError    **error)
+{
+  if (!all && streaming->out->len < FLUSH_AT)
+    return TRUE;
+  if (!g_output_stream_write_all (streaming->stream, streaming->out->str, streaming->out->len, NULL,
+                                  streaming->cancellable, error))
+    return FALSE;
+  g_string_truncate (streaming->out, 0);
+  return TRUE;
+}
+
+/* An entry at depth 2 of the report, laid out as in write_json(). */
+static gboolean
+write_entry (JsonNode  *entry,
+             gpointer   user_data,
+             GError   **error)
+{
+  Streaming *streaming = user_data;
+
+  if (streaming->n++ > 0)
+    g_string_append (streaming->out, ",\n");
+  g_string_append (streaming->out, "    ");
+  grammar_json_append_node_at (streaming->out, entry, 2, 2);
+  return !g_cancellable_set_error_if_cancelled (streaming->cancellable, error) && flush (streaming, FALSE, error);
+}
+
+/* The report as write_json() writes it, byte for byte, its lists read
+ * from @evaluation one entry at a time instead of held in @report. */
+static gboolean
+write_json_streaming (JsonNode           *report,
+                      GrammarEvaluation  *evaluation,
+                      guint               max_list,
+                      GOutputStream      *stream,
+                      GCancellable       *cancellable,
+                      GError            **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  Streaming streaming = { out, stream, cancellable, 0 };
+  JsonObject *root = json_node_get_object (report);
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  guint n = json_object_get_size (root), i = 0;
+
+  g_string_append (out, "{\n");
+  json_object_iter_init_ordered (&iter, root);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      g_autoptr (JsonNode) name_node = json_node_init_string (json_node_alloc (), name);
+      gboolean gap_groups = g_str_equal (name, "gap_groups");
+
+      g_string_append (out, "  ");
+      grammar_json_append_node_at (out, name_node, 2, 1);
+      g_string_append (out, " : ");
+      if (gap_groups || g_str_equal (name, "debug"))
+        {
+          streaming.n = 0;
+          g_string_append (out, "[\n");
+          if (!grammar_evaluation_foreach_listed (evaluation,
+                                                  gap_groups ? GRAMMAR_EVALUATION_LIST_GAP_GROUPS
+                                                             : GRAMMAR_EVALUATION_LIST_DEBUG,
+                                                  max_list, write_entry, &streaming, error))
+            return FALSE;
+          g_string_append (out, streaming.n > 0 ? "\n  ]" : "  ]");
+        }
+      else
+        grammar_json_append_node_at (out, member, 2, 1);
+      if (++i < n)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, '\n');
+      if (!flush (&streaming, FALSE, error))
+        return FALSE;
     }
-  return g_steal_pointer (&report);
+  g_string_append (out, "}\n");
+  return flush (&streaming, TRUE, error);
+}
+
+typedef struct
+{
+  const char *input;
+  const char *against;
+  const char * const *assessed;
+  const guint *cutoffs;
+  gsize n_cutoffs;
+  gboolean balance;
+  double alpha;
+  guint max_list;
+  GrammarReportFormat format;
+} Request;
+
+static gboolean
+write_request (GOutputStream  *stream,
+               gpointer        user_data,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  const Request *request = user_data;
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  gboolean json = request->format == GRAMMAR_REPORT_FORMAT_JSON;
+
+  report = build (request->input, request->against, request->assessed, request->cutoffs, request->n_cutoffs,
+                  request->balance, request->alpha, request->max_list, !json, json ? &evaluation : NULL, error);
+  if (report == NULL)
+    return FALSE;
+  if (!json)
+    return grammar_report_write (report, request->format, stream, cancellable, error);
+  if (!grammar_report_check (report, error) || g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  return write_json_streaming (report, evaluation, request->max_list, stream, cancellable, error);
+}
+
+/**
+ * grammar_report_write_full:
+ * @input: (type filename): a judged run (JSON Lines)
+ * @against: (type filename) (nullable): a second judged run to compare with
+ * @assessed: (nullable) (array zero-terminated=1) (element-type filename):
+ *   assessed files of the records of @input and @against, or %NULL
+ * @cutoffs: (nullable) (array length=n_cutoffs): the ks of the retrieval
+ *   metrics, 0 for what each record retrieved
+ * @n_cutoffs: how many; 0 for the default, what was retrieved
+ * @balance: with @against, drop gap groups from the side that has more
+ *   until their shares match
+ * @alpha: with @against, the significance level of the tests
+ * @max_list: how many gap groups and errors to list, at most (0: all)
+ * @format: the format to write
+ * @path: (type filename) (nullable): the file to write, replaced
+ *   atomically once the whole report is written; %NULL for @stream
+ * @stream: (nullable): where to write when @path is %NULL
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Makes the report of grammar_report_build_full() and writes it as
+ * grammar_report_write() does, the same bytes, reading each judged file
+ * once without keeping its records: the memory holds the counts of the
+ * groups and some 60 bytes a record, whatever the records hold. The
+ * `json` format reads the records of its lists again, one entry at a
+ * time, while it writes them; the other formats hold their lists.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set (%GRAMMAR_ERROR_INVALID_INPUT
+ *   for what grammar_report_build_full() rejects)
+ */
+gboolean
+grammar_report_write_full (const char          *input,
+                           const char          *against,
+                           const char * const  *assessed,
+                           const guint         *cutoffs,
+                           gsize                n_cutoffs,
+                           gboolean             balance,
+                           double               alpha,
+                           guint                max_list,
+                           GrammarReportFormat  format,
+                           const char          *path,
+                           GOutputStream       *stream,
+                           GCancellable        *cancellable,
+                           GError             **error)
+{
+  Request request = { input, against, assessed, cutoffs, n_cutoffs, balance, alpha, max_list, format };
+
+  g_return_val_if_fail (input != NULL, FALSE);
+  g_return_val_if_fail (cutoffs != NULL || n_cutoffs == 0, FALSE);
+  g_return_val_if_fail (format <= GRAMMAR_REPORT_FORMAT_HTML, FALSE);
+  g_return_val_if_fail (path != NULL || G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (path != NULL)
+    return grammar_file_write_atomically (path, write_request, &request, cancellable, error);
+  return write_request (stream, &request, cancellable, error);
 }

@@ -11,7 +11,7 @@
 #include "grammar-graded-private.h"
 #include "grammar-hit.h"
 #include "grammar-json-private.h"
-#include "grammar-retrieval-metrics.h"
+#include "grammar-retrieval-metrics-private.h"
 
 /**
  * GrammarRetrievalMetrics:
@@ -213,17 +213,61 @@ cutoff_name (guint cutoff)
   return cutoff > 0 ? g_strdup_printf ("%u", cutoff) : g_strdup ("retrieved");
 }
 
+/* The figures of one record, NAN when it measured none. */
+static void
+measure (GrammarRetrievalMetrics *self,
+         GrammarRecord           *record,
+         double                  *values)
+{
+  guint n = n_figures (self);
+  gboolean measured = TRUE;
+
+  for (guint c = 0; c < self->cutoffs->len && measured; c++)
+    {
+      double *at = values + c * N_PER_CUTOFF;
+
+      measured = grammar_retrieval_metrics_measure_record (record, g_array_index (self->cutoffs, guint, c),
+                                                           &at[0], &at[1], &at[2], &at[3], &at[4]);
+    }
+  if (measured)
+    measure_rageval (record, &values[n - 2], &values[n - 1]);
+  else
+    for (guint f = 0; f < n; f++)
+      values[f] = NAN;
+}
+
+static void
+add_to_table (GrammarRetrievalMetrics *self,
+              GrammarRecord           *record,
+              const char              *tag)
+{
+  g_autofree double *values = g_new (double, n_figures (self));
+
+  measure (self, record, values);
+  grammar_graded_add (self->table, grammar_record_get_style (record), grammar_record_get_template (record),
+                      grammar_record_get_group (record), tag, values);
+}
+
+static const char *
+tag_of (const char *group_id,
+        gpointer    data)
+{
+  GrammarEvaluationGroup *group = grammar_evaluation_lookup_group (data, group_id);
+
+  return group != NULL ? grammar_evaluation_tag_name (group->tag) : NULL;
+}
+
 /* The table of every record of the evaluations, measured once: the
- * figures of to_json() and of compare() come from the same table. */
+ * figures of to_json() and of compare() come from the same table.
+ * Records given one at a time (grammar_retrieval_metrics_add_record())
+ * go straight into it. */
 static GrammarGraded *
 ensure_table (GrammarRetrievalMetrics *self)
 {
   static const char * const per_cutoff[N_PER_CUTOFF] = { "hit", "precision", "recall", "mrr", "ndcg" };
   guint n = n_figures (self);
   g_autofree GrammarGradedFigure *figures = g_new0 (GrammarGradedFigure, n);
-  g_autofree double *values = g_new (double, n);
   GPtrArray *names;
-  GrammarGraded *table;
 
   if (self->table != NULL)
     return self->table;
@@ -243,7 +287,7 @@ ensure_table (GrammarRetrievalMetrics *self)
     }
   figures[n - 2].name = "rageval_recall";
   figures[n - 1].name = "eir";
-  table = grammar_graded_new (figures, n, self->seed, self->resamples);
+  self->table = grammar_graded_new (figures, n, self->seed, self->resamples);
 
   for (guint e = 0; e < self->evaluations->len; e++)
     {
@@ -254,28 +298,52 @@ ensure_table (GrammarRetrievalMetrics *self)
         {
           GrammarRecord *record = g_ptr_array_index (records, i);
           const char *group_id = grammar_record_get_group (record);
-          GrammarEvaluationGroup *group = group_id != NULL ? grammar_evaluation_lookup_group (evaluation, group_id)
-                                                           : NULL;
-          gboolean measured = TRUE;
 
-          for (guint c = 0; c < self->cutoffs->len && measured; c++)
-            {
-              double *at = values + c * N_PER_CUTOFF;
-
-              measured = grammar_retrieval_metrics_measure_record (record, g_array_index (self->cutoffs, guint, c),
-                                                                   &at[0], &at[1], &at[2], &at[3], &at[4]);
-            }
-          if (measured)
-            measure_rageval (record, &values[n - 2], &values[n - 1]);
-          else
-            for (guint f = 0; f < n; f++)
-              values[f] = NAN;
-          grammar_graded_add (table, grammar_record_get_style (record), grammar_record_get_template (record),
-                              group_id, group != NULL ? grammar_evaluation_tag_name (group->tag) : NULL, values);
+          add_to_table (self, record, group_id != NULL ? tag_of (group_id, evaluation) : NULL);
         }
     }
-  self->table = table;
-  return table;
+  return self->table;
+}
+
+static void
+count_record (GrammarRetrievalMetrics *self,
+              GrammarRecord           *record)
+{
+  const char * const *doc_ids = grammar_record_get_doc_ids (record);
+
+  self->records++;
+  if (doc_ids == NULL || doc_ids[0] == NULL)
+    self->no_true_documents++;
+  else if (grammar_record_get_retrieved (record) == NULL)
+    self->no_retrieval++;
+}
+
+/* Measures @record as it is read, without keeping it: a report reads
+ * each judged record once. Its group's tag is set by
+ * grammar_retrieval_metrics_set_tags() once the run is read. Set the
+ * cutoffs first: changing them drops what was added this way. */
+void
+grammar_retrieval_metrics_add_record (GrammarRetrievalMetrics *self,
+                                      GrammarRecord           *record)
+{
+  g_return_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (self));
+  g_return_if_fail (GRAMMAR_IS_RECORD (record));
+
+  ensure_table (self);
+  count_record (self, record);
+  add_to_table (self, record, NULL);
+}
+
+/* Tags the records added by grammar_retrieval_metrics_add_record() with
+ * the tags of their groups in @evaluation, the run they were read from. */
+void
+grammar_retrieval_metrics_set_tags (GrammarRetrievalMetrics *self,
+                                    GrammarEvaluation       *evaluation)
+{
+  g_return_if_fail (GRAMMAR_IS_RETRIEVAL_METRICS (self));
+  g_return_if_fail (GRAMMAR_IS_EVALUATION (evaluation));
+
+  grammar_graded_set_tags (ensure_table (self), tag_of, evaluation);
 }
 
 static void
@@ -341,16 +409,7 @@ grammar_retrieval_metrics_add_evaluation (GrammarRetrievalMetrics *self,
   g_ptr_array_add (self->evaluations, g_object_ref (evaluation));
   records = grammar_evaluation_get_records (evaluation);
   for (guint i = 0; i < records->len; i++)
-    {
-      GrammarRecord *record = g_ptr_array_index (records, i);
-      const char * const *doc_ids = grammar_record_get_doc_ids (record);
-
-      self->records++;
-      if (doc_ids == NULL || doc_ids[0] == NULL)
-        self->no_true_documents++;
-      else if (grammar_record_get_retrieved (record) == NULL)
-        self->no_retrieval++;
-    }
+    count_record (self, g_ptr_array_index (records, i));
 }
 
 /**

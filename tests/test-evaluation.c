@@ -587,6 +587,8 @@ test_bad_input (void)
   assert_load_fails ("{\"group\":\"g\",\"response\":\"r\"}\n", "%s:1: missing id");
   assert_load_fails (LINE ("a", "g", "") LINE ("b", "g", "") LINE ("a", "h", ""),
                      "%s:3: duplicate id “a” (also on line 1)");
+  assert_load_fails (LINE ("a", "g", "") LINE ("b", "g", "") LINE ("c", "g", "") LINE ("b", "g", "") LINE ("a", "g", ""),
+                     "%s:4: duplicate id “b” (also on line 2)");
   assert_load_fails ("{\"id\":\"a\",\"group\":\"g\",\"text\":\"t\"}\n", "%s:1: record “a” has neither a verdict nor a response");
   assert_load_fails ("{\"id\":\"a\",\"group\":\"g\",\"response\":null}\n", "run grammar judge first");
   assert_load_fails (LINE ("a", "g", "") "{\"id\":\"b\",\"group\":\"g\",\"sql\":\"SELECT 2\",\"answer\":[[1]],\"response\":\"r\"}\n",

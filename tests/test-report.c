@@ -640,7 +640,15 @@ test_cli_bad_input (Fixture       *fixture,
     "{\"id\": \"a\", \"group\": \"g0\", \"verdict\": \"correct\"}\n{\"id\": \"b\", \"verdict\": \"correct\"}\n");
   g_autofree char *other = grammar_test_write_file (fixture->dir, "other.jsonl",
     "{\"id\": \"a\", \"group\": \"h0\", \"style\": \"long\", \"verdict\": \"correct\"}\n");
+  g_autofree char *twice = grammar_test_write_file (fixture->dir, "twice.jsonl",
+    "{\"id\": \"a\", \"group\": \"g0\", \"verdict\": \"correct\"}\n"
+    "{\"id\": \"b\", \"group\": \"g1\", \"verdict\": \"correct\"}\n"
+    "{\"id\": \"c\", \"group\": \"g2\", \"verdict\": \"correct\"}\n"
+    "{\"id\": \"b\", \"group\": \"g3\", \"verdict\": \"correct\"}\n"
+    "{\"id\": \"a\", \"group\": \"g4\", \"verdict\": \"correct\"}\n");
   const char * const empty_args[] = { "report", "-i", "empty.jsonl", NULL };
+  /* the ids are checked once the file is read: the first record, in file order, that repeats an id */
+  const char * const twice_args[] = { "report", "-i", "twice.jsonl", "--format", "json", NULL };
   const char * const verdict_args[] = { "report", "-i", "verdict.jsonl", NULL };
   const char * const group_args[] = { "report", "-i", "nogroup.jsonl", NULL };
   const char * const shared_args[] = { "report", "-i", "short.jsonl", "--against", "other.jsonl", NULL };
@@ -653,6 +661,7 @@ test_cli_bad_input (Fixture       *fixture,
   const char * const max_list_args[] = { "report", "-i", "short.jsonl", "--max-list", "-5", NULL };
 
   assert_usage_error (fixture, empty_args, "empty.jsonl");
+  assert_usage_error (fixture, twice_args, "twice.jsonl:4: duplicate id “b” (also on line 2)");
   assert_usage_error (fixture, verdict_args, "verdict.jsonl:1:");
   assert_usage_error (fixture, group_args, "nogroup.jsonl:2:");
   assert_usage_error (fixture, shared_args, "short.jsonl and other.jsonl share no group");
@@ -662,6 +671,117 @@ test_cli_bad_input (Fixture       *fixture,
   assert_usage_error (fixture, balance_args, "--balance and --alpha only apply with --against");
   assert_usage_error (fixture, alpha_args, "--alpha must be between 0 and 1");
   assert_usage_error (fixture, max_list_args, "--max-list must not be negative");
+}
+
+
+/* The report as grammar_report_write() renders grammar_report_build_full(). */
+static GBytes *
+written_from_tree (const char          *input,
+                   const char          *against,
+                   guint                max_list,
+                   GrammarReportFormat  format)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) report = grammar_report_build_full (input, against, NULL, NULL, 0, FALSE, 0.05, max_list, &error);
+  g_autoptr (GOutputStream) memory = g_memory_output_stream_new_resizable ();
+
+  g_assert_no_error (error);
+  g_assert_true (grammar_report_write (report, format, memory, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (memory, NULL, NULL));
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+static GBytes *
+written_streaming (const char          *input,
+                   const char          *against,
+                   guint                max_list,
+                   GrammarReportFormat  format)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GOutputStream) memory = g_memory_output_stream_new_resizable ();
+
+  g_assert_true (grammar_report_write_full (input, against, NULL, NULL, 0, FALSE, 0.05, max_list, format, NULL,
+                                            memory, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (memory, NULL, NULL));
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+/* grammar_report_write_full() reads each judged file once and reads the
+ * records of its lists again while it writes them: the bytes are those
+ * of the report built in memory, in every format, for lines that end in
+ * CRLF, are separated by blank lines or end without a newline. */
+static void
+test_streamed (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *short_jsonl = judged_jsonl ("short", "CCCC CCIL IIII CICC CCCU LIII");
+  g_autoptr (GString) odd = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (short_jsonl, "\n", -1);
+  g_autofree char *odd_path = NULL;
+  const char *inputs[2];
+  guint n_lines = g_strv_length (lines);
+
+  /* the same records: CRLF on odd lines, a blank line every fifth, no final newline */
+  for (guint i = 0; i < n_lines; i++)
+    {
+      if (*lines[i] == '\0')
+        continue;
+      if (i > 0)
+        g_string_append (odd, i % 2 == 1 ? "\r\n" : "\n");
+      if (i % 5 == 4)
+        g_string_append (odd, "\n   \n");
+      g_string_append (odd, lines[i]);
+    }
+  odd_path = grammar_test_write_file (fixture->dir, "odd.jsonl", odd->str);
+  inputs[0] = fixture->short_path;
+  inputs[1] = odd_path;
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    for (GrammarReportFormat format = GRAMMAR_REPORT_FORMAT_TEXT; format <= GRAMMAR_REPORT_FORMAT_HTML; format++)
+      for (guint max_list = 0; max_list <= 3; max_list += 3)
+        for (guint against = 0; against < 2; against++)
+          {
+            const char *other = against ? fixture->long_path : NULL;
+            g_autoptr (GBytes) tree = written_from_tree (inputs[i], other, max_list, format);
+            g_autoptr (GBytes) streamed = written_streaming (inputs[i], other, max_list, format);
+
+            g_test_message ("input %u, format %d, max-list %u, against %u", i, format, max_list, against);
+            g_assert_true (g_bytes_equal (tree, streamed));
+            g_assert_cmpuint (g_bytes_get_size (streamed), >, 1000);
+          }
+}
+
+/* The lists of a report read their records again from the file; those
+ * of an evaluation that keeps its records are the same. */
+static void
+test_streamed_lists (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarEvaluation) kept = grammar_evaluation_load (fixture->short_path, NULL, &error);
+  g_autoptr (JsonNode) expected = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  JsonObject *root;
+  const char * const lists[] = { "gap_groups", "debug" };
+
+  g_assert_no_error (error);
+  expected = grammar_evaluation_to_json (kept, 0);
+  report = grammar_report_build_full (fixture->short_path, NULL, NULL, NULL, 0, FALSE, 0.05, 0, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (report);
+  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+    {
+      JsonNode *a = json_object_get_member (json_node_get_object (expected), lists[i]);
+      JsonNode *b = json_object_get_member (root, lists[i]);
+
+      g_assert_cmpuint (json_array_get_length (json_node_get_array (a)), >, 0);
+      g_assert_true (json_node_equal (a, b));
+    }
+  /* 2 gap groups (g2, g5) and the 3 failing records of the non-robust g1 and g3 (g4 is robust: its U is unmeasured) */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "gap_groups")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "debug")), ==, 3);
 }
 
 int
@@ -683,6 +803,8 @@ main (int    argc,
   g_test_add ("/report/cli/against", Fixture, NULL, fixture_set_up, test_cli_against, fixture_tear_down);
   g_test_add ("/report/cli/output-file", Fixture, NULL, fixture_set_up, test_cli_output_file, fixture_tear_down);
   g_test_add ("/report/cli/bad-input", Fixture, NULL, fixture_set_up, test_cli_bad_input, fixture_tear_down);
+  g_test_add ("/report/streamed", Fixture, NULL, fixture_set_up, test_streamed, fixture_tear_down);
+  g_test_add ("/report/streamed-lists", Fixture, NULL, fixture_set_up, test_streamed_lists, fixture_tear_down);
 
   return g_test_run ();
 }
