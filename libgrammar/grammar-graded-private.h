@@ -11,7 +11,8 @@ G_BEGIN_DECLS
 
 /* One figure of every record: a proportion (each record 0 or 1, the
  * interval Wilson's) or a graded value in [0, 1] (the interval a seeded
- * percentile bootstrap of the mean). */
+ * percentile bootstrap of the mean, or above GRAMMAR_STATS_BOOTSTRAP_LIMIT
+ * values the normal interval: grammar_stats_mean_interval()). */
 typedef struct
 {
   const char *name;        /* the JSON member */

@@ -148,6 +148,7 @@ add_figure (GrammarGraded *self,
   const GrammarGradedFigure *spec = &self->figures[figure];
   g_autoptr (GArray) measured = g_array_new (FALSE, FALSE, sizeof (double));
   double sum = 0.0, lo = 0.0, hi = 0.0;
+  const char *method = "wilson";
   gboolean defined;
 
   for (guint i = 0; i < indices->len; i++)
@@ -171,11 +172,11 @@ add_figure (GrammarGraded *self,
       defined = grammar_stats_wilson (successes, measured->len, GRAMMAR_STATS_Z95, &lo, &hi);
     }
   else
-    defined = grammar_stats_bootstrap_mean ((double *) measured->data, measured->len, self->resamples, self->seed,
-                                            &lo, &hi);
+    defined = grammar_stats_mean_interval ((double *) measured->data, measured->len, self->resamples, self->seed,
+                                           &lo, &hi, &method);
   grammar_json_add_interval (builder, "interval", defined, lo, hi);
   json_builder_set_member_name (builder, "method");
-  json_builder_add_string_value (builder, spec->proportion ? "wilson" : "bootstrap");
+  json_builder_add_string_value (builder, method);
   json_builder_end_object (builder);
 }
 
@@ -324,6 +325,7 @@ grammar_graded_build_paired (GrammarGraded *a,
       GHashTableIter iter;
       gpointer key, data;
       double sum_a = 0.0, sum_b = 0.0, w_plus, z, p, lo = 0.0, hi = 0.0;
+      const char *method;
       guint a_higher = 0, b_higher = 0, nonzero, n;
       gboolean tested, defined;
 
@@ -348,7 +350,8 @@ grammar_graded_build_paired (GrammarGraded *a,
             a_higher++;
         }
       tested = grammar_stats_wilcoxon ((double *) differences->data, n, &nonzero, &w_plus, &z, &p);
-      defined = grammar_stats_bootstrap_mean ((double *) differences->data, n, a->resamples, a->seed, &lo, &hi);
+      defined = grammar_stats_mean_interval ((double *) differences->data, n, a->resamples, a->seed, &lo, &hi,
+                                             &method);
 
       json_builder_set_member_name (builder, a->figures[f].name);
       json_builder_begin_object (builder);
@@ -357,6 +360,8 @@ grammar_graded_build_paired (GrammarGraded *a,
       grammar_json_add_number (builder, "b", n > 0 ? sum_b / n : NAN);
       grammar_json_add_number (builder, "difference", n > 0 ? (sum_b - sum_a) / n : NAN);
       grammar_json_add_interval (builder, "interval", defined, lo, hi);
+      json_builder_set_member_name (builder, "interval_method");
+      json_builder_add_string_value (builder, method);
       grammar_json_add_int (builder, "a_higher", a_higher);
       grammar_json_add_int (builder, "b_higher", b_higher);
       grammar_json_add_int (builder, "ties", n - a_higher - b_higher);

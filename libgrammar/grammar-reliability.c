@@ -539,10 +539,11 @@ add_keypoints (GrammarReliability *self,
  * overall: {records, completeness: {n, value, interval, method},
  * hallucination, irrelevance}, by_style, by_template, by_group}}`, each
  * figure the mean over the records the metric measured with a seeded
- * bootstrap interval. With two judged files, `paired` compares the
+ * bootstrap interval (the normal interval above 2000 records, `method`
+ * saying which). With two judged files, `paired` compares the
  * second with the first on the semantic groups both measured: `{a, b
  * (the sources), completeness: {pairs, a, b, difference, interval,
- * a_higher, b_higher, ties, test, nonzero, w_plus, z, p, significant},
+ * interval_method, a_higher, b_higher, ties, test, nonzero, w_plus, z, p, significant},
  * …}` (Wilcoxon's signed-rank test of the groups' mean differences).
  *
  * Returns: (transfer full) (nullable): the JSON object, or %NULL when no

@@ -10,6 +10,7 @@
 #include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-report-private.h"
+#include "grammar-stats-private.h"
 
 /* What a figure that is undefined (null) or absent prints as. */
 #define NONE "—"
@@ -269,6 +270,28 @@ node_interval (JsonNode *node,
          node_number (json_array_get_element (array, 0), lo) &&
          node_number (json_array_get_element (array, 1), hi);
 }
+
+/* Whether some interval of a mean under @object is the normal one
+ * ("method" or, in a paired comparison, "interval_method" is "normal"):
+ * more than GRAMMAR_STATS_BOOTSTRAP_LIMIT values were measured. Only
+ * then do the captions name it, so that reports small enough for the
+ * bootstrap everywhere read as they always did. */
+static gboolean
+has_normal_interval (JsonObject *object)
+{
+  g_autoptr (GList) names = object != NULL ? json_object_get_members (object) : NULL;
+
+  if (g_strcmp0 (member_string (object, "method"), "normal") == 0 ||
+      g_strcmp0 (member_string (object, "interval_method"), "normal") == 0)
+    return TRUE;
+  for (GList *l = names; l != NULL; l = l->next)
+    if (has_normal_interval (member_object (object, l->data)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Added to a caption's "bootstrap" when has_normal_interval(). */
+#define NORMAL_ABOVE "normal above " G_STRINGIFY (GRAMMAR_STATS_BOOTSTRAP_LIMIT)
 
 /* Formatting numbers: four decimals, with the C locale's point whatever
  * the user's locale, since the output is also read by programs. */
@@ -1015,9 +1038,10 @@ add_comparison (Document   *doc,
     {
       Table *paired = TABLE_NEW (paired_columns, FALSE);
 
-      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
         "Retrieval, B against A on the semantic groups both runs measured: each group's mean on each side; the "
-        "difference's bootstrap 95 % interval; Wilcoxon's signed-rank test of the groups' differences."));
+        "difference's bootstrap 95 %% interval%s; Wilcoxon's signed-rank test of the groups' differences.",
+        has_normal_interval (member_object (comparison, "retrieval_metrics")) ? " (" NORMAL_ABOVE " groups)" : ""));
       add_paired_rows (paired, member_object (comparison, "retrieval_metrics"), "");
       add_table (doc, paired);
     }
@@ -1302,9 +1326,10 @@ add_retrieval_metrics (Document   *doc,
     "Binary relevance: a retrieved document is relevant when it is one of the record's true documents (doc_ids); "
     "k = “retrieved” is what each query retrieved. Means over %s measured records (%s without true documents and "
     "%s without retrieved documents are unmeasured, not zero); hit rate with Wilson 95 %% intervals, the other "
-    "figures with bootstrap 95 %% intervals (seed %s, %s resamples). RAGEval recall: the share of true documents "
+    "figures with bootstrap 95 %% intervals (seed %s, %s resamples%s). RAGEval recall: the share of true documents "
     "retrieved; EIR: the words of the retrieved true documents over all retrieved words.",
-    measured, no_true, no_retrieval, seed, resamples));
+    measured, no_true, no_retrieval, seed, resamples,
+    has_normal_interval (measures) ? "; " NORMAL_ABOVE " records" : ""));
   table = TABLE_NEW (retrieval_columns, FALSE);
   for_each_slice (measures, FALSE, table, retrieval_row, cutoffs);
   add_table (doc, table);
@@ -1328,8 +1353,10 @@ add_retrieval_metrics (Document   *doc,
 
         chart_by_style (chart, "", member_object (measures, "by_style"), names, titles, colors);
       }
-      caption = g_strdup_printf ("Retrieval by style at k = %s: hit rate (Wilson), MRR, nDCG and EIR (bootstrap), "
-                                 "with 95 %% intervals.", k);
+      caption = g_strdup_printf ("Retrieval by style at k = %s: hit rate (Wilson), MRR, nDCG and EIR (bootstrap%s), "
+                                 "with 95 %% intervals.", k,
+                                 has_normal_interval (member_object (measures, "by_style")) ?
+                                 ", or " NORMAL_ABOVE " records" : "");
       add_block (doc, BLOCK_CHART, 0, interval_chart (caption, chart));
     }
   add_block (doc, BLOCK_HEADING, 2, g_strdup ("Retrieval by template"));
@@ -1391,14 +1418,16 @@ add_keypoints (Document   *doc,
   g_autoptr (GList) metrics = keypoints != NULL ? json_object_get_members (keypoints) : NULL;
   g_autoptr (GArray) chart = chart_rows_new ();
   Table *table, *paired = NULL;
+  const char *normal = has_normal_interval (keypoints) ? " (" NORMAL_ABOVE " records)" : "";
+  gboolean paired_normal = FALSE;
 
   if (metrics == NULL)
     return;
   add_block (doc, BLOCK_HEADING, 2, g_strdup ("Keypoints"));
-  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
     "RAGEval's keypoint metrics: completeness (the share of keypoints the response covers), hallucination (the "
     "share it contradicts) and irrelevance (neither). Means over the records with keypoints, with bootstrap "
-    "95 % intervals."));
+    "95 %% intervals%s.", normal));
   table = TABLE_NEW (keypoint_columns, FALSE);
   for (GList *l = metrics; l != NULL; l = l->next)
     {
@@ -1416,18 +1445,24 @@ add_keypoints (Document   *doc,
           if (paired == NULL)
             paired = TABLE_NEW (paired_columns, FALSE);
           add_paired_rows (paired, pairs, prefix);
+          paired_normal = paired_normal || has_normal_interval (pairs);
         }
     }
   add_table (doc, table);
   if (doc->charts && chart->len > 0)
-    add_block (doc, BLOCK_CHART, 0, interval_chart (
-      "Keypoints by style: completeness (higher is better) and hallucination (lower is better), with bootstrap "
-      "95 % intervals.", chart));
+    {
+      g_autofree char *caption = g_strdup_printf (
+        "Keypoints by style: completeness (higher is better) and hallucination (lower is better), with bootstrap "
+        "95 %% intervals%s.", normal);
+
+      add_block (doc, BLOCK_CHART, 0, interval_chart (caption, chart));
+    }
   if (paired != NULL)
     {
-      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
         "B against A on the semantic groups both runs measured: each group's mean on each side; the difference's "
-        "bootstrap 95 % interval; Wilcoxon's signed-rank test of the groups' differences."));
+        "bootstrap 95 %% interval%s; Wilcoxon's signed-rank test of the groups' differences.",
+        paired_normal ? " (" NORMAL_ABOVE " groups)" : ""));
       add_table (doc, paired);
     }
 }

@@ -53,7 +53,9 @@
  * (#GrammarRetrievalMetrics:resamples resamples seeded with
  * #GrammarRetrievalMetrics:seed) for the others, which are means of
  * per-query fractions; overall, by style, by template and by the tag of
- * the record's semantic group.
+ * the record's semantic group. Above 2000 measured records the others'
+ * interval is the normal interval of the mean (mean ± z s/√n), whose
+ * cost does not grow with the resamples; `method` says which.
  */
 
 #define N_PER_CUTOFF 5
@@ -489,7 +491,8 @@ grammar_retrieval_metrics_to_json (GrammarRetrievalMetrics *self)
  * writes it under `comparison.retrieval_metrics`: on the semantic groups
  * both measured, each group's mean on each side, `{cutoffs, FIGURE:
  * {pairs, a, b, difference (b − a, the mean of the groups' differences),
- * interval (its bootstrap interval), a_higher, b_higher, ties, test
+ * interval (its bootstrap interval, normal above 2000 groups),
+ * interval_method ("bootstrap" or "normal"), a_higher, b_higher, ties, test
  * ("Wilcoxon signed-rank"), nonzero, w_plus, z, p, significant}…}`.
  *
  * Returns: (transfer full): the JSON object

@@ -11,6 +11,11 @@ G_BEGIN_DECLS
 /* The z of a two-sided 95 % interval (the 0.975 quantile of the standard normal). */
 #define GRAMMAR_STATS_Z95 1.959963984540054
 
+/* The most values whose mean gets a percentile bootstrap interval; above
+ * it, grammar_stats_mean_interval() gives the normal interval, since the
+ * bootstrap costs resamples × n random draws. */
+#define GRAMMAR_STATS_BOOTSTRAP_LIMIT 2000
+
 G_GNUC_INTERNAL
 gboolean grammar_stats_wilson      (guint64  successes,
                                     guint64  n,
@@ -43,6 +48,14 @@ gboolean grammar_stats_bootstrap_mean (const double   *values,
                                        guint           seed,
                                        double         *low,
                                        double         *high);
+G_GNUC_INTERNAL
+gboolean grammar_stats_mean_interval (const double   *values,
+                                      guint           n,
+                                      guint           resamples,
+                                      guint           seed,
+                                      double         *low,
+                                      double         *high,
+                                      const char    **method);
 G_GNUC_INTERNAL
 gboolean grammar_stats_wilcoxon     (const double   *differences,
                                      guint           n,

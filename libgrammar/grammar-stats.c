@@ -221,6 +221,59 @@ grammar_stats_bootstrap_mean (const double *values, guint n, guint resamples, gu
   return TRUE;
 }
 
+/*
+ * grammar_stats_mean_interval:
+ * @values: the values
+ * @n: how many
+ * @resamples: how many bootstrap resamples (0: no interval)
+ * @seed: the seed of the resampling
+ * @low: (out): the lower bound
+ * @high: (out): the upper bound
+ * @method: (out) (optional): "bootstrap" or "normal", the interval
+ *   @n values get, set even when there is none
+ *
+ * The 95 % interval of the mean of @values. Up to
+ * %GRAMMAR_STATS_BOOTSTRAP_LIMIT values it is the percentile bootstrap of
+ * grammar_stats_bootstrap_mean(), whose cost is @resamples × @n random
+ * draws. Above, where the central limit theorem makes the mean close to
+ * normal, it is the normal interval mean ± z s / √n, z =
+ * %GRAMMAR_STATS_Z95 and s the sample standard deviation (n − 1), in
+ * one pass (Welford's update, which does not lose the variance to
+ * cancellation as the sum of squares minus the squared sum does). It is
+ * not clamped: a rare event among values in [0, 1] can give a lower
+ * bound below 0.
+ *
+ * Returns: %TRUE when the interval is defined (n > 0 and resamples > 0)
+ */
+gboolean
+grammar_stats_mean_interval (const double *values, guint n, guint resamples, guint seed,
+                             double *low, double *high, const char **method)
+{
+  double mean = 0.0, squares = 0.0, half;
+
+  if (n <= GRAMMAR_STATS_BOOTSTRAP_LIMIT)
+    {
+      if (method != NULL)
+        *method = "bootstrap";
+      return grammar_stats_bootstrap_mean (values, n, resamples, seed, low, high);
+    }
+  if (method != NULL)
+    *method = "normal";
+  if (resamples == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      double delta = values[i] - mean;
+
+      mean += delta / (i + 1.0);
+      squares += delta * (values[i] - mean);
+    }
+  half = GRAMMAR_STATS_Z95 * sqrt (squares / (n - 1.0)) / sqrt ((double) n);
+  *low = mean - half;
+  *high = mean + half;
+  return TRUE;
+}
+
 typedef struct
 {
   double magnitude;

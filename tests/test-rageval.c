@@ -157,6 +157,126 @@ test_retrieval_report (void)
   grammar_test_remove_tree (dir);
 }
 
+/* n judged records in groups g0 … g(n−1), each with true document a,
+ * retrieved at rank 1 (reciprocal rank 1) when @first says so, else at
+ * rank 2 (1/2). Record 0 has style "long", the others "short". */
+static char *
+large_judged (guint    n,
+              gboolean (*first) (guint i))
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text,
+      "{\"id\":\"%u\",\"group\":\"g%u\",\"template\":\"t1\",\"style\":\"%s\",\"text\":\"q\","
+      "\"answer\":[[\"v\"]],\"doc_ids\":[\"a\"],\"response\":\"v\",\"latency_ms\":0,\"verdict\":\"correct\","
+      "\"retrieved\":[{\"id\":\"%s\",\"score\":2},{\"id\":\"%s\",\"score\":1}]}\n",
+      i, i, i == 0 ? "long" : "short", first (i) ? "a" : "x", first (i) ? "x" : "a");
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+even (guint i)
+{
+  return i % 2 == 0;
+}
+
+static gboolean
+never (guint i)
+{
+  return FALSE;
+}
+
+static const char *
+method_of (JsonObject *slice,
+           const char *figure,
+           const char *member)
+{
+  return json_object_get_string_member (json_object_get_object_member (slice, figure), member);
+}
+
+static void
+assert_interval (JsonObject *figure,
+                 double      low,
+                 double      high)
+{
+  JsonArray *interval = json_object_get_array_member (figure, "interval");
+
+  g_assert_cmpfloat_with_epsilon (json_array_get_double_element (interval, 0), low, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_array_get_double_element (interval, 1), high, 1e-9);
+}
+
+/* Above 2000 measured records a mean's interval is the normal one, and
+ * the report says so; up to 2000 (the 2000 "short" records, and the
+ * small files of test_retrieval_report) it stays the bootstrap. */
+static void
+test_retrieval_large (void)
+{
+  g_autofree char *dir = grammar_test_make_tmp_dir ("test-rageval-XXXXXX");
+  g_autofree char *text_a = large_judged (2001, even);
+  g_autofree char *text_b = large_judged (2001, never);
+  g_autofree char *a = grammar_test_write_file (dir, "a.judged.jsonl", text_a);
+  g_autofree char *b = grammar_test_write_file (dir, "b.judged.jsonl", text_b);
+  g_autofree char *small_a = grammar_test_write_file (dir, "small-a.judged.jsonl", judged_a);
+  g_autofree char *small_b = grammar_test_write_file (dir, "small-b.judged.jsonl", judged_b);
+  g_autoptr (GError) error = NULL;
+  const guint cutoffs[] = { 0 };
+  g_autoptr (JsonNode) report = NULL;
+  g_autoptr (JsonNode) small = NULL;
+  g_autoptr (GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  g_autofree char *rendered = NULL;
+  JsonObject *measures, *overall, *by_style, *paired;
+  /* Reciprocal ranks: 1001 of 1 (the even records), 1000 of 1/2, that is
+   * 1/2 + b/2 with b 1001 ones among 2001 bits (mean q, sample variance
+   * n q (1 − q) / (n − 1)). z: the 0.975 quantile of the standard normal. */
+  double q = 1001.0 / 2001.0, z = 1.959963984540054;
+  double half = z * 0.5 * sqrt (q * (1.0 - q) / 2000.0);
+
+  report = grammar_report_build_full (a, b, NULL, cutoffs, G_N_ELEMENTS (cutoffs), FALSE, 0.05, 0, &error);
+  g_assert_no_error (error);
+  measures = json_object_get_object_member (json_node_get_object (report), "retrieval_metrics");
+  g_assert_cmpint (json_object_get_int_member (measures, "measured"), ==, 2001);
+  overall = json_object_get_object_member (measures, "overall");
+  g_assert_cmpfloat_with_epsilon (figure_value (overall, "mrr@retrieved", &(gint64) { 0 }), 0.5 + q / 2.0, 1e-12);
+  g_assert_cmpstr (method_of (overall, "mrr@retrieved", "method"), ==, "normal");
+  assert_interval (json_object_get_object_member (overall, "mrr@retrieved"), 0.5 + q / 2.0 - half,
+                   0.5 + q / 2.0 + half);
+  g_assert_cmpstr (method_of (overall, "precision@retrieved", "method"), ==, "normal");
+  g_assert_cmpstr (method_of (overall, "hit@retrieved", "method"), ==, "wilson");
+  by_style = json_object_get_object_member (measures, "by_style");
+  g_assert_cmpstr (method_of (json_object_get_object_member (by_style, "short"), "mrr@retrieved", "method"), ==,
+                   "bootstrap");
+  g_assert_cmpstr (method_of (json_object_get_object_member (by_style, "long"), "mrr@retrieved", "method"), ==,
+                   "bootstrap");
+
+  /* B retrieves a at rank 2 everywhere: differences −1/2 in the 1001 even
+   * groups, 0 in the others, so the interval is −(the above). */
+  paired = json_object_get_object_member (json_object_get_object_member (json_object_get_object_member (
+    json_node_get_object (report), "comparison"), "retrieval_metrics"), "mrr@retrieved");
+  g_assert_cmpint (json_object_get_int_member (paired, "pairs"), ==, 2001);
+  g_assert_cmpstr (json_object_get_string_member (paired, "interval_method"), ==, "normal");
+  assert_interval (paired, -q / 2.0 - half, -q / 2.0 + half);
+
+  g_assert_true (grammar_report_write (report, GRAMMAR_REPORT_FORMAT_TEXT, stream, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (stream, "", 1, NULL, NULL, NULL));   /* NUL-terminated */
+  g_assert_true (g_output_stream_close (stream, NULL, NULL));
+  rendered = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (stream));
+  grammar_test_assert_contains (rendered, "bootstrap 95 % intervals (seed 1, 1000 resamples; normal above 2000 "
+                                          "records)");
+  grammar_test_assert_contains (rendered, "the difference's bootstrap 95 % interval (normal above 2000 groups)");
+
+  small = grammar_report_build_full (small_a, small_b, NULL, cutoffs, G_N_ELEMENTS (cutoffs), FALSE, 0.05, 0, &error);
+  g_assert_no_error (error);
+  paired = json_object_get_object_member (json_object_get_object_member (json_node_get_object (small), "comparison"),
+                                          "retrieval_metrics");
+  g_assert_cmpstr (method_of (paired, "mrr@retrieved", "interval_method"), ==, "bootstrap");
+  overall = json_object_get_object_member (json_object_get_object_member (json_node_get_object (small),
+                                                                          "retrieval_metrics"), "overall");
+  g_assert_cmpstr (method_of (overall, "mrr@retrieved", "method"), ==, "bootstrap");
+  grammar_test_remove_tree (dir);
+}
+
 static GPtrArray *
 keypoints_of (const char *json)
 {
@@ -310,6 +430,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rageval/retrieval/record", test_retrieval_record);
   g_test_add_func ("/rageval/retrieval/report", test_retrieval_report);
+  g_test_add_func ("/rageval/retrieval/large", test_retrieval_large);
   g_test_add_func ("/rageval/keypoints/phrasing", test_keypoint_phrasing);
   g_test_add_func ("/rageval/keypoints/grounded", test_keypoints_grounded);
   g_test_add_func ("/rageval/keypoints/refused", test_keypoints_refused);
