@@ -239,9 +239,9 @@ grammar_stats_bootstrap_mean (const double *values, guint n, guint resamples, gu
  * normal, it is the normal interval mean ± z s / √n, z =
  * %GRAMMAR_STATS_Z95 and s the sample standard deviation (n − 1), in
  * one pass (Welford's update, which does not lose the variance to
- * cancellation as the sum of squares minus the squared sum does). It is
- * not clamped: a rare event among values in [0, 1] can give a lower
- * bound below 0.
+ * cancellation as the sum of squares minus the squared sum does),
+ * clamped to the smallest and largest value, as the bootstrap's means
+ * are: a rare event among values in [0, 1] keeps its bound at 0.
  *
  * Returns: %TRUE when the interval is defined (n > 0 and resamples > 0)
  */
@@ -249,7 +249,7 @@ gboolean
 grammar_stats_mean_interval (const double *values, guint n, guint resamples, guint seed,
                              double *low, double *high, const char **method)
 {
-  double mean = 0.0, squares = 0.0, half;
+  double mean = 0.0, squares = 0.0, half, smallest, largest;
 
   if (n <= GRAMMAR_STATS_BOOTSTRAP_LIMIT)
     {
@@ -261,16 +261,19 @@ grammar_stats_mean_interval (const double *values, guint n, guint resamples, gui
     *method = "normal";
   if (resamples == 0)
     return FALSE;
+  smallest = largest = values[0];
   for (guint i = 0; i < n; i++)
     {
       double delta = values[i] - mean;
 
       mean += delta / (i + 1.0);
       squares += delta * (values[i] - mean);
+      smallest = MIN (smallest, values[i]);
+      largest = MAX (largest, values[i]);
     }
   half = GRAMMAR_STATS_Z95 * sqrt (squares / (n - 1.0)) / sqrt ((double) n);
-  *low = mean - half;
-  *high = mean + half;
+  *low = MAX (mean - half, smallest);
+  *high = MIN (mean + half, largest);
   return TRUE;
 }
 

@@ -147,6 +147,24 @@ test_undefined (void)
   g_assert_cmpfloat (hi, ==, 7.0);
 }
 
+/* One success among 2001: mean ± z s/√n goes below 0; the interval stops
+ * at the smallest value, as every resampled mean would. */
+static void
+test_clamped (void)
+{
+  g_autofree double *values = g_new0 (double, 2001);
+  double low = -1.0, high = -1.0, mean = 1.0 / 2001.0;
+  double s = sqrt ((1.0 - mean) * (1.0 - mean) / 2000.0 + 2000.0 * mean * mean / 2000.0);
+  const char *method = NULL;
+
+  values[1000] = 1.0;
+  g_assert_true (grammar_stats_mean_interval (values, 2001, 1000, 1, &low, &high, &method));
+  g_assert_cmpstr (method, ==, "normal");
+  g_assert_cmpfloat (mean - GRAMMAR_STATS_Z95 * s / sqrt (2001.0), <, 0.0);
+  g_assert_cmpfloat (low, ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (high, mean + GRAMMAR_STATS_Z95 * s / sqrt (2001.0), 1e-12);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -157,6 +175,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/mean-interval/normal-shifted", test_normal_shifted);
   g_test_add_func ("/stats/mean-interval/equal-values", test_equal_values);
   g_test_add_func ("/stats/mean-interval/methods-agree", test_methods_agree);
+  g_test_add_func ("/stats/mean-interval/clamped", test_clamped);
   g_test_add_func ("/stats/mean-interval/undefined", test_undefined);
   return g_test_run ();
 }
