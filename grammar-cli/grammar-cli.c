@@ -251,3 +251,25 @@ grammar_cli_check_output (const char         *command,
   *status = grammar_cli_report (command, error);
   return FALSE;
 }
+
+/* For a command whose input had problems (listed already): says that
+ * nothing was written, so that a run that exits 2 never replaced a
+ * finished output with part of it, nor made a new one. Prints
+ * "grammar COMMAND: <format>; nothing written, OUTPUT left as it was"
+ * (or "not created") and returns the exit status, 2. */
+int
+grammar_cli_refuse_output (const char *command,
+                           const char *output,
+                           const char *format,
+                           ...)
+{
+  g_autofree char *problem = NULL;
+  va_list args;
+
+  va_start (args, format);
+  problem = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "grammar %s: %s; nothing written, %s %s\n", command, problem, output,
+           g_file_test (output, G_FILE_TEST_EXISTS) ? "left as it was" : "not created");
+  return GRAMMAR_EXIT_USAGE;
+}

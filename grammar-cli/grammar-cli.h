@@ -57,6 +57,10 @@ gboolean       grammar_cli_check_output (const char         *command,
                                          const char * const *inputs,
                                          guint               n_inputs,
                                          int                *status);
+int            grammar_cli_refuse_output (const char *command,
+                                          const char *output,
+                                          const char *format,
+                                          ...) G_GNUC_PRINTF (3, 4);
 void           grammar_cli_print_llm_stats (GObject    *llm);
 
 /* An asynchronous operation of @source, started with @data. */

@@ -74,19 +74,15 @@ open_database (const char       *config_path,
 
 static void
 print_summary (GrammarTemplateSet *set,
-               const char         *output,
-               guint               n_problems)
+               const char         *output)
 {
   g_auto (GStrv) styles = grammar_template_set_dup_styles (set);
   g_autofree char *style_list = g_strjoinv (", ", styles);
 
-  fprintf (stderr, "grammar import: %u SQL template(s) and %u text template(s)%s%s%s written to %s",
+  fprintf (stderr, "grammar import: %u SQL template(s) and %u text template(s)%s%s%s written to %s\n",
            grammar_template_set_get_sql_templates (set)->len,
            grammar_template_set_get_text_templates (set)->len,
            styles[0] != NULL ? " (styles: " : "", style_list, styles[0] != NULL ? ")" : "", output);
-  if (n_problems > 0)
-    fprintf (stderr, "; %u problem(s) above", n_problems);
-  fprintf (stderr, "\n");
 }
 
 /* An evaluation results file of the Python tool: a JSON array of objects
@@ -163,6 +159,7 @@ grammar_cli_import (int    argc,
   g_autoptr (GrammarTemplateSet) set = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) problems = NULL;
+  guint n_problems;
   g_auto (Options) options = { 0, };
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
@@ -184,10 +181,10 @@ grammar_cli_import (int    argc,
     "TextTemplateGenerator/STYLE.json files (the kind of each file is told from its\n"
     "content) and writes one text-templates.json that `grammar qa` takes. Text\n"
     "templates are matched to their SQL template by the SQL text up to whitespace.\n"
-    "With -c, SQL templates are validated against the configured database. Templates\n"
-    "left out are listed on stderr, the others written, and the exit status is 2;\n"
-    "a file that cannot be read or is of another\n"
-    "shape stops the import (exit status 2) and nothing is written.\n"
+    "With -c, SQL templates are validated against the configured database. Invalid\n"
+    "templates are listed on stderr and nothing is written (exit status 2), as for\n"
+    "a file that cannot be read or is of another shape. The output is replaced only\n"
+    "when the import succeeds; a failed one leaves the previous file as it was, or none.\n"
     "\n"
     "Its eval_results/results_STYLE_….json files (JSON arrays of objects with\n"
     "judgement and query_tag) are imported as a judged file instead, one record a\n"
@@ -220,17 +217,18 @@ grammar_cli_import (int    argc,
     return grammar_cli_report ("import", error);
   for (guint i = 0; problems[i] != NULL; i++)
     fprintf (stderr, "grammar import: %s\n", problems[i]);
+  n_problems = g_strv_length (problems);
+  /* A run that ends with exit 2 must not have replaced a finished file
+   * with part of it. */
+  if (n_problems > 0)
+    return grammar_cli_refuse_output ("import", options.output, "%u problem%s in the input (listed above)",
+                                      n_problems, n_problems == 1 ? "" : "s");
 
   if (grammar_template_set_get_sql_templates (set)->len == 0)
-    {
-      fprintf (stderr, "grammar import: no valid SQL template in the input; nothing written\n");
-      return GRAMMAR_EXIT_USAGE;
-    }
+    return grammar_cli_refuse_output ("import", options.output, "no valid SQL template in the input");
   if (!grammar_template_set_save_text_templates (set, options.output, &error))
     return grammar_cli_report ("import", error);
   if (!options.quiet)
-    print_summary (set, options.output, g_strv_length (problems));
-  /* The valid templates are written; the status still tells a script
-   * that the input needs fixing. */
-  return problems[0] != NULL ? GRAMMAR_EXIT_USAGE : GRAMMAR_EXIT_OK;
+    print_summary (set, options.output);
+  return GRAMMAR_EXIT_OK;
 }

@@ -239,11 +239,8 @@ grammar_cli_qa (int    argc,
    * dataset with part of it: the input is checked before anything is
    * written. */
   if (n_problems > 0)
-    {
-      fprintf (stderr, "grammar qa: %u template%s of %s %s invalid (listed above); nothing written, %s left as it was\n",
-               n_problems, n_problems == 1 ? "" : "s", input, n_problems == 1 ? "is" : "are", output);
-      return GRAMMAR_EXIT_USAGE;
-    }
+    return grammar_cli_refuse_output ("qa", output, "%u template%s of %s %s invalid (listed above)", n_problems,
+                                      n_problems == 1 ? "" : "s", input, n_problems == 1 ? "is" : "are");
   if (documents_path != NULL)
     {
       documents = grammar_document_load_jsonl (documents_path, &error);

@@ -188,7 +188,7 @@ load_input (Options          *options,
     return NULL;
   *n_problems = problems != NULL ? g_strv_length (problems) : 0;
   if (*n_problems > 0)
-    print_lines ("templates left out", (const char * const *) problems, *n_problems);
+    print_lines ("invalid templates", (const char * const *) problems, *n_problems);
   if (grammar_template_set_get_sql_templates (input)->len == 0)
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
@@ -279,8 +279,10 @@ grammar_cli_text_templates (int    argc,
     "The input may be a text-templates.json: its text templates of the other styles are\n"
     "kept and those of the styles asked are made anew, so that runs per style into one\n"
     "file add up (-i t.json -o t.json). Invalid templates in the input are listed and\n"
-    "left out, the others written, and the exit status is 2. SQL templates that end with fewer than N text templates are listed.\n"
-    "The output is replaced only when the run succeeds.\n"
+    "nothing is written (exit status 2). SQL templates that end with fewer than N\n"
+    "text templates are listed.\n"
+    "The output is replaced only when the run succeeds; a failed run leaves the\n"
+    "previous file as it was, or none.\n"
     "Exit status: 0 success, 1 the run failed (a model unreachable), 2 bad usage or input\n"
     "(also: a language model that gave no usable line at all).");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -310,6 +312,13 @@ grammar_cli_text_templates (int    argc,
   input = load_input (&options, GRAMMAR_DATABASE (database), schema, &n_problems, &error);
   if (input == NULL)
     return grammar_cli_report ("text-templates", error);
+  /* A run that ends with exit 2 must not have replaced a finished file
+   * with part of it: the input is checked before anything is made, and
+   * no language model is asked. */
+  if (n_problems > 0)
+    return grammar_cli_refuse_output ("text-templates", options.output,
+                                      "%u template%s of %s %s invalid (listed above)", n_problems,
+                                      n_problems == 1 ? "" : "s", options.input, n_problems == 1 ? "is" : "are");
 
   verbalizer = make_verbalizer (&options, config, &error);
   if (verbalizer == NULL)
@@ -340,13 +349,5 @@ grammar_cli_text_templates (int    argc,
    * act on, not progress. */
   title = g_strdup_printf ("SQL templates with fewer than %d text templates per style", options.per_template);
   print_lines (title, (const char * const *) shortfalls, g_strv_length (shortfalls));
-  /* The valid templates are written; the status still tells a script
-   * that the input needs fixing. */
-  if (n_problems > 0)
-    {
-      fprintf (stderr, "grammar text-templates: %u template%s of %s left out (listed above); "
-               "the others were written\n", n_problems, n_problems == 1 ? "" : "s", options.input);
-      return GRAMMAR_EXIT_USAGE;
-    }
   return GRAMMAR_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "grammar-json-private.h"
 #include "grammar-error.h"
+#include "grammar-file-private.h"
 #include "grammar-template-set.h"
 
 /**
@@ -614,6 +615,17 @@ text_templates_to_json (GrammarTemplateSet *self)
 }
 
 static gboolean
+write_text (GOutputStream  *stream,
+            gpointer        user_data,
+            GCancellable   *cancellable,
+            GError        **error)
+{
+  GString *text = user_data;
+
+  return g_output_stream_write_all (stream, text->str, text->len, NULL, cancellable, error);
+}
+
+static gboolean
 save_json (JsonNode    *root,
            const char  *path,
            GError     **error)
@@ -623,8 +635,9 @@ save_json (JsonNode    *root,
   grammar_json_append_node (text, root, 2);
   g_string_append_c (text, '\n');
 
-  /* Written to a temporary file and renamed: never half a file. */
-  return g_file_set_contents (path, text->str, text->len, error);
+  /* As every other output: a temporary file renamed over @path, under
+   * @path's lock, so never half a file nor two writers at once. */
+  return grammar_file_write_atomically (path, write_text, text, NULL, error);
 }
 
 /**
@@ -635,7 +648,9 @@ save_json (JsonNode    *root,
  *
  * Writes `sql-templates.json`: a JSON array of the SQL templates,
  * indented by two spaces. The file is replaced at once, never left
- * half-written.
+ * half-written: a failed write leaves the previous file, or none. A
+ * second process writing @path meanwhile fails at once with
+ * %GRAMMAR_ERROR_INVALID_INPUT.
  *
  * Returns: %TRUE on success
  */
@@ -662,7 +677,9 @@ grammar_template_set_save_sql_templates (GrammarTemplateSet  *self,
  *
  * Writes `text-templates.json`: `{"sql_templates": […],
  * "text_templates": […]}`, indented by two spaces. The file is replaced
- * at once, never left half-written.
+ * at once, never left half-written: a failed write leaves the previous
+ * file, or none. A second process writing @path meanwhile fails at once
+ * with %GRAMMAR_ERROR_INVALID_INPUT.
  *
  * Returns: %TRUE on success
  */

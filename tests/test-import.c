@@ -56,6 +56,32 @@ static const char terse_json[] =
 static const char chatty_json[] =
   "{\"SELECT Year FROM book WHERE Title = '[book.Title]';\": [\"So, when did '[book.Title]' come out?\"]}\n";
 
+/* The two files above without their problems (the Pages column the book
+ * table lacks, a text without its placeholder, one with a placeholder its
+ * SQL lacks): what an import writes from. */
+static const char clean_sql_templates_json[] =
+  "{\n"
+  "  \"('book',)\": [\"SELECT Year FROM book WHERE Title = '[book.Title]';\",\n"
+  "                \"SELECT Price FROM book WHERE Title = '[book.Title]';\"],\n"
+  "  \"('author', 'book')\": [\"SELECT a.Country FROM book b JOIN author a ON a.Author_ID = b.Author_ID"
+  " WHERE b.Title = '[book.Title]';\"],\n"
+  "  \"('book', 'shelf')\": [\"SELECT s.Copies FROM shelf s JOIN book b ON b.Book_ID = s.Book_ID"
+  " WHERE b.Title = '[book.Title]' AND s.Room = '[shelf.Room]';\"]\n"
+  "}\n";
+
+static const char clean_terse_json[] =
+  "{\n"
+  "  \"SELECT Year FROM book WHERE Title = '[book.Title]';\": [\n"
+  "    \"Year of '[book.Title]'?\", \"When did [book.Title] come out?\", \"Year of '[book.Title]'?\"],\n"
+  "  \"SELECT  Price\\nFROM book WHERE Title = '[book.Title]'\": [\"Price of '[book.Title]'?\"],\n"
+  "  \"SELECT a.Country FROM book b JOIN author a ON a.Author_ID = b.Author_ID WHERE b.Title = '[book.Title]';\": [\n"
+  "    \"Country of the author of '[book.Title]'?\"],\n"
+  "  \"SELECT s.Copies FROM shelf s JOIN book b ON b.Book_ID = s.Book_ID WHERE b.Title = '[book.Title]'"
+  " AND s.Room = '[shelf.Room]';\": [\n"
+  "    \"Copies of '[book.Title]' in the [shelf.Room]?\"],\n"
+  "  \"SELECT Name FROM author WHERE Country = '[author.Country]';\": [\"Who is from [author.Country]?\"]\n"
+  "}\n";
+
 /* Helpers. */
 
 static char *
@@ -238,26 +264,60 @@ test_bad_files (void)
 
 /* Command line. */
 
+static char *
+read_output (const char *path)
+{
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return contents;
+}
+
+/* Problems in the input: listed, exit 2, nothing written — a finished
+ * output stays byte for byte, none is made when there was none. The
+ * input without them: written. */
 static void
 test_cli (void)
 {
   g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
   g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *clean_sql_path = grammar_test_write_file (tmp_dir, "clean_sql_templates.json",
+                                                             clean_sql_templates_json);
+  g_autofree char *clean_terse_path = grammar_test_write_file (tmp_dir, "clean/terse.json", clean_terse_json);
   g_autofree char *output = g_build_filename (tmp_dir, "imported.json", NULL);
+  g_autofree char *not_created = g_strdup_printf ("4 problems in the input (listed above); nothing written, %s "
+                                                  "not created", output);
+  g_autofree char *left = g_strdup_printf ("4 problems in the input (listed above); nothing written, %s "
+                                           "left as it was", output);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) problems = NULL;
-  g_auto (GrammarTestRun) run = { 0, };
 
-  grammar_test_run (&run, tmp_dir, "import", "--from", "grammar-py", sql_path, terse_path, "-o", output,
-                    "-c", config_path, NULL);
-  /* Problems in the input: the valid templates are written, status 2. */
-  g_assert_cmpint (run.status, ==, 2);
-  g_assert_cmpstr (run.out, ==, "");
-  grammar_test_assert_contains (run.err, "no such column: Pages");
-  grammar_test_assert_contains (run.err, "lacks the placeholder");
-  grammar_test_assert_contains (run.err, "5 SQL template(s) and 6 text template(s) (styles: terse) written to");
+  {
+    g_auto (GrammarTestRun) run = { 0, };
 
+    grammar_test_run (&run, tmp_dir, "import", "--from", "grammar-py", sql_path, terse_path, "-o", output,
+                      "-c", config_path, NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_cmpstr (run.out, ==, "");
+    grammar_test_assert_contains (run.err, "no such column: Pages");
+    grammar_test_assert_contains (run.err, "lacks the placeholder");
+    grammar_test_assert_contains (run.err, not_created);
+    g_assert_null (strstr (run.err, "written to"));
+    g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+  }
+
+  {
+    g_auto (GrammarTestRun) run = { 0, };
+
+    grammar_test_run (&run, tmp_dir, "import", "--from", "grammar-py", clean_sql_path, clean_terse_path,
+                      "-o", output, "-c", config_path, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "");
+    grammar_test_assert_contains (run.err, "5 SQL template(s) and 6 text template(s) (styles: terse) written to");
+  }
   /* What it wrote loads cleanly against the database. */
   g_assert_true (grammar_template_set_load (set, output, database, NULL, &problems, &error));
   g_assert_no_error (error);
@@ -266,6 +326,18 @@ test_cli (void)
   g_assert_cmpuint (grammar_template_set_get_text_templates (set)->len, ==, 6);
   g_assert_cmpint (grammar_sql_template_get_origin (g_ptr_array_index (grammar_template_set_get_sql_templates (set), 0)),
                    ==, GRAMMAR_TEMPLATE_ORIGIN_IMPORT);
+
+  before = read_output (output);
+  {
+    g_auto (GrammarTestRun) run = { 0, };
+
+    grammar_test_run (&run, tmp_dir, "import", "--from", "grammar-py", sql_path, terse_path, "-o", output,
+                      "-c", config_path, NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    grammar_test_assert_contains (run.err, left);
+  }
+  after = read_output (output);
+  g_assert_cmpstr (after, ==, before);
 }
 
 /* Reads dataset.jsonl into text → answer (compact JSON), counting records per template. */
@@ -301,8 +373,8 @@ read_dataset (const char *path,
 static void
 test_cli_then_qa (void)
 {
-  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "clean_sql_templates.json", clean_sql_templates_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "clean/terse.json", clean_terse_json);
   g_autofree char *imported = g_build_filename (tmp_dir, "for-qa.json", NULL);
   g_autofree char *dataset = g_build_filename (tmp_dir, "terse.jsonl", NULL);
   g_autofree char *copies = id_of ("SELECT s.Copies FROM shelf s JOIN book b ON b.Book_ID = s.Book_ID "
@@ -314,8 +386,8 @@ test_cli_then_qa (void)
 
   grammar_test_run (&import_run, tmp_dir, "import", "--from", "grammar-py", sql_path, terse_path, "-o", imported,
                     "-c", config_path, "-q", NULL);
-  /* The fixture holds invalid templates on purpose (see test_cli). */
-  g_assert_cmpint (import_run.status, ==, 2);
+  if (import_run.status != 0)
+    g_error ("grammar import failed: %s", import_run.err);
   grammar_test_run (&qa_run, tmp_dir, "qa", "-c", config_path, "-i", imported, "-o", dataset, "-q", NULL);
   if (qa_run.status != 0)
     g_error ("grammar qa failed: %s", qa_run.err);
@@ -336,22 +408,41 @@ static void
 test_cli_quiet_and_style (void)
 {
   g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *pages_path = grammar_test_write_file (tmp_dir, "pages.json",
+    "{\"SELECT Pages FROM book WHERE Title = '[book.Title]';\": [\"Pages of [book.Title]?\"]}\n");
   g_autofree char *output = g_build_filename (tmp_dir, "styled.json", NULL);
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) styles = NULL;
-  g_auto (GrammarTestRun) run = { 0, };
 
-  /* Without -c nothing is validated: the Pages template stays. */
-  grammar_test_run (&run, tmp_dir, "import", "--from=grammar-py", "--style", "short", "-q", terse_path,
-                    "-o", output, NULL);
-  /* A text template lacking its placeholder: reported, status 2. */
-  g_assert_cmpint (run.status, ==, 2);
-  g_assert_null (strstr (run.err, "written to"));
-  grammar_test_assert_contains (run.err, "lacks the placeholder");
+  /* A text template lacking its placeholder: reported even with -q, and
+   * nothing written. */
+  {
+    g_auto (GrammarTestRun) run = { 0, };
+
+    grammar_test_run (&run, tmp_dir, "import", "--from=grammar-py", "--style", "short", "-q", terse_path,
+                      "-o", output, NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_null (strstr (run.err, "written to"));
+    grammar_test_assert_contains (run.err, "lacks the placeholder");
+    grammar_test_assert_contains (run.err, "nothing written");
+    g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+  }
+
+  /* Without -c nothing is validated: the Pages template is imported. */
+  {
+    g_auto (GrammarTestRun) run = { 0, };
+
+    grammar_test_run (&run, tmp_dir, "import", "--from=grammar-py", "--style", "short", "-q", pages_path,
+                      "-o", output, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.err, ==, "");
+  }
   g_assert_true (grammar_template_set_load (set, output, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (grammar_template_set_get_sql_templates (set)->len, ==, 6);
+  g_assert_cmpuint (grammar_template_set_get_sql_templates (set)->len, ==, 1);
+  g_assert_cmpstr (grammar_sql_template_get_sql (g_ptr_array_index (grammar_template_set_get_sql_templates (set), 0)),
+                   ==, "SELECT Pages FROM book WHERE Title = '[book.Title]'");
   styles = grammar_template_set_dup_styles (set);
   g_assert_cmpstr (styles[0], ==, "short");
 }
@@ -622,10 +713,13 @@ static void
 open_fixture (void)
 {
   g_autofree char *script = grammar_test_write_file (tmp_dir, "fixture.sql", fixture_sql);
+  g_autofree char *clean_dir = g_build_filename (tmp_dir, "clean", NULL);
   g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GError) error = NULL;
 
   config_path = grammar_test_write_file (tmp_dir, "test.ini", "[database]\nplugin=sqlite\nscript=fixture.sql\n");
+  /* the clean fixtures, named like the Python tool's files */
+  g_assert_cmpint (g_mkdir_with_parents (clean_dir, 0755), ==, 0);
   config = grammar_config_new_from_file (config_path, &error);
   g_assert_no_error (error);
   database = GRAMMAR_DATABASE (grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error));

@@ -4,7 +4,8 @@
  * a REAL 1e20 and ±Inf through `grammar run` (qa, rag, judge, report)
  * with valid JSON in every file; a JSONL line and a template file nested
  * 70,000 levels deep; an output that is one of the inputs (also through
- * a symlink); a failed qa that must leave a finished dataset as it was; a
+ * a symlink); a failed qa, text-templates or import that must leave a
+ * finished output as it was, and make none when there was none; a
  * resume on a damaged output; a keyfile with a section or a key written
  * twice; and `grammar run` checking its keyfile before its first stage.
  *
@@ -14,6 +15,8 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+
+#include <grammar.h>
 
 #include "grammar-test-util.h"
 
@@ -278,24 +281,101 @@ test_output_is_input (void)
   g_assert_cmpstr (templates_after, ==, templates_before);
 }
 
+/* Runs the NULL-terminated arguments after @place: a command whose input
+ * has a problem. It must exit 2 naming @place, without writing @output. */
+static void
+run_refused (const char *output,
+             const char *place,
+             va_list     ap)
+{
+  g_auto (GrammarTestRun) run = { 0 };
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *path = path_of (output);
+  g_autofree char *base = g_path_get_basename (output);
+  g_autofree char *temporary = g_strconcat (".", base, ".", NULL);
+  g_autofree char *lock = g_strconcat (base, ".lock", NULL);
+  g_autofree char *dir_path = g_path_get_dirname (path);
+  g_autoptr (GDir) dir = NULL;
+  g_autofree char *expected = NULL;
+  gboolean existed = g_file_test (path, G_FILE_TEST_EXISTS);
+  const char *name;
+
+  for (const char *arg = va_arg (ap, const char *); arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  g_ptr_array_add (args, NULL);
+  grammar_test_runv (&run, tmp_dir, (const char * const *) args->pdata);
+  if (run.status != 2)
+    g_error ("%s: exit %d, stderr:\n%s", (const char *) args->pdata[0], run.status, run.err);
+  grammar_test_assert_contains (run.err, place);
+  expected = g_strdup_printf ("nothing written, %s %s\n", output, existed ? "left as it was" : "not created");
+  grammar_test_assert_contains (run.err, expected);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS) == existed);
+
+  /* no temporary file (.NAME.XXXXXX) nor lock file left beside it */
+  dir = g_dir_open (dir_path, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, temporary) || g_str_equal (name, lock))
+      g_error ("%s left %s behind", (const char *) args->pdata[0], name);
+}
+
+/* @output, a finished file, stays byte for byte through the command that
+ * follows @place. */
+static void
+assert_keeps_output (const char *output,
+                     const char *place,
+                     ...)
+{
+  g_autofree char *before = read_file (output);
+  g_autofree char *after = NULL;
+  va_list ap;
+
+  g_assert_cmpuint (strlen (before), >, 0);
+  va_start (ap, place);
+  run_refused (output, place, ap);
+  va_end (ap);
+  after = read_file (output);
+  g_assert_cmpstr (after, ==, before);
+}
+
+/* No @output is made by the command that follows @place. */
+static void
+assert_makes_no_output (const char *output,
+                        const char *place,
+                        ...)
+{
+  g_autofree char *path = path_of (output);
+  va_list ap;
+
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  va_start (ap, place);
+  run_refused (output, place, ap);
+  va_end (ap);
+}
+
+static char *
+template_id (const char *sql)
+{
+  g_autoptr (GrammarSqlTemplate) sql_template = grammar_sql_template_new (sql, GRAMMAR_TEMPLATE_ORIGIN_MANUAL, NULL);
+
+  g_assert_nonnull (sql_template);
+  return g_strdup (grammar_sql_template_get_id (sql_template));
+}
+
 /* A text template naming an unknown SQL template: qa exits 2 and the
- * finished dataset stays byte for byte. */
+ * finished dataset stays byte for byte; without one, none is made. */
 static void
 test_failed_qa_keeps_output (void)
 {
   g_autofree char *templates = NULL;
-  g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
   g_autofree char *bad = NULL;
   g_autoptr (GRegex) regex = g_regex_new ("\"template\" : \"s[0-9a-f]+\"", 0, 0, NULL);
-  g_auto (GrammarTestRun) good = { 0 }, failed = { 0 };
+  g_auto (GrammarTestRun) good = { 0 };
 
   ensure_run ();
   copy_file ("out/short.text-templates.json", "good.json");
   grammar_test_run (&good, tmp_dir, "qa", "-c", "run.ini", "-i", "good.json", "-o", "k.jsonl", NULL);
   g_assert_cmpint (good.status, ==, 0);
-  before = read_file ("k.jsonl");
-  g_assert_cmpuint (strlen (before), >, 0);
 
   templates = read_file ("good.json");
   /* the first "template" : "s…" is in the text templates: the SQL
@@ -303,12 +383,132 @@ test_failed_qa_keeps_output (void)
   bad = g_regex_replace_literal (regex, templates, -1, 0, "\"template\" : \"nosuch\"", G_REGEX_MATCH_DEFAULT, NULL);
   g_assert_cmpstr (bad, !=, templates);
   write_file ("bad.json", bad);
-  grammar_test_run (&failed, tmp_dir, "qa", "-c", "run.ini", "-i", "bad.json", "-o", "k.jsonl", NULL);
-  g_assert_cmpint (failed.status, ==, 2);
-  grammar_test_assert_contains (failed.err, "unknown SQL template “nosuch”");
-  grammar_test_assert_contains (failed.err, "nothing written, k.jsonl left as it was");
-  after = read_file ("k.jsonl");
-  g_assert_cmpstr (after, ==, before);
+  assert_keeps_output ("k.jsonl", "bad.json: text_templates[0]: unknown SQL template “nosuch”",
+                       "qa", "-c", "run.ini", "-i", "bad.json", "-o", "k.jsonl", NULL);
+  assert_makes_no_output ("k-new.jsonl", "bad.json: text_templates[0]: unknown SQL template “nosuch”",
+                          "qa", "-c", "run.ini", "-i", "bad.json", "-o", "k-new.jsonl", NULL);
+}
+
+/* text-templates with an invalid SQL template, or a text template naming
+ * an unknown one, in its input: exit 2, the finished file stays byte for
+ * byte (also when it is the input, -i t.json -o t.json), none is made
+ * when there was none; with the input fixed, the same command writes. */
+static void
+test_failed_text_templates_keeps_output (void)
+{
+  const char *nosuch = "SELECT nosuch FROM company WHERE name = '[company.name]'";
+  g_autofree char *id = template_id (nosuch);
+  g_autofree char *sql_place = g_strdup_printf ("bad-sql.json: template %s: no such column: nosuch", id);
+  g_autofree char *sql = NULL;
+  g_autofree char *bad_sql = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *bad_text = NULL;
+  g_autofree char *made = NULL;
+  g_autoptr (GRegex) regex = g_regex_new ("\"template\" : \"s[0-9a-f]+\"", 0, 0, NULL);
+  g_auto (GrammarTestRun) good = { 0 }, again = { 0 };
+
+  ensure_run ();
+  grammar_test_run (&good, tmp_dir, "text-templates", "-c", "run.ini", "-i", "out/sql-templates.json",
+                    "-o", "tt-out.json", "--style", "short", "-q", NULL);
+  g_assert_cmpint (good.status, ==, 0);
+
+  /* an SQL template reading a column company lacks, after the valid ones */
+  sql = read_file ("out/sql-templates.json");
+  g_assert_true (g_str_has_suffix (sql, "}\n]\n"));
+  sql[strlen (sql) - strlen ("\n]\n")] = '\0';
+  bad_sql = g_strdup_printf ("%s,\n  {\"sql\": \"%s\"}\n]\n", sql, nosuch);
+  write_file ("bad-sql.json", bad_sql);
+  assert_keeps_output ("tt-out.json", sql_place,
+                       "text-templates", "-c", "run.ini", "-i", "bad-sql.json", "-o", "tt-out.json",
+                       "--style", "long", NULL);
+  assert_makes_no_output ("tt-new.json", sql_place,
+                          "text-templates", "-c", "run.ini", "-i", "bad-sql.json", "-o", "tt-new.json",
+                          "--style", "short", NULL);
+
+  /* a text template of another style naming an unknown SQL template,
+   * in the file that is both input and output */
+  text = read_file ("tt-out.json");
+  bad_text = g_regex_replace_literal (regex, text, -1, 0, "\"template\" : \"nosuch\"", G_REGEX_MATCH_DEFAULT, NULL);
+  g_assert_cmpstr (bad_text, !=, text);
+  write_file ("tt-bad.json", bad_text);
+  assert_keeps_output ("tt-bad.json", "tt-bad.json: text_templates[0]: unknown SQL template “nosuch”",
+                       "text-templates", "-c", "run.ini", "-i", "tt-bad.json", "-o", "tt-bad.json",
+                       "--style", "long", NULL);
+
+  /* the input fixed, the same file takes the long texts */
+  write_file ("tt-bad.json", text);
+  grammar_test_run (&again, tmp_dir, "text-templates", "-c", "run.ini", "-i", "tt-bad.json", "-o", "tt-bad.json",
+                    "--style", "long", "-q", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  made = read_file ("tt-bad.json");
+  grammar_test_assert_contains (made, "\"style\" : \"long\"");
+  grammar_test_assert_contains (made, "\"style\" : \"short\"");
+}
+
+/* import of the Python tool's template files with an invalid SQL
+ * template, a text template whose placeholder its SQL template lacks, or
+ * a file that is not JSON: exit 2, the finished file stays byte for
+ * byte, none is made when there was none. */
+static void
+test_failed_import_keeps_output (void)
+{
+  const char *city = "SELECT city FROM company WHERE name = '[company.name]'";
+  const char *nosuch = "SELECT nosuch FROM company WHERE name = '[company.name]'";
+  g_autofree char *city_id = template_id (city);
+  g_autofree char *nosuch_id = template_id (nosuch);
+  g_autofree char *sql = g_strdup_printf ("{\"('company',)\": [\"%s\"]}\n", city);
+  g_autofree char *bad_sql = g_strdup_printf ("{\"('company',)\": [\"%s\", \"%s\"]}\n", city, nosuch);
+  g_autofree char *short_texts = g_strdup_printf ("{\"%s\": [\"City of [company.name]?\"]}\n", city);
+  g_autofree char *bad_texts = g_strdup_printf ("{\"%s\": [\"City of [company.name]?\", \"City of [company.nme]?\"]}\n",
+                                                city);
+  g_autofree char *column_place = g_strdup_printf ("py-bad-sql.json: template %s: no such column: nosuch", nosuch_id);
+  g_autofree char *text_place = g_strdup_printf ("bad/short.json: template %s: text template “City of "
+                                                 "[company.nme]?” (style short): has a placeholder the SQL "
+                                                 "template does not have: [company.nme]", city_id);
+  g_auto (GrammarTestRun) good = { 0 };
+
+  ensure_run ();
+  {
+    g_autofree char *bad_dir = path_of ("bad");
+
+    g_assert_cmpint (g_mkdir_with_parents (bad_dir, 0755), ==, 0);
+  }
+  write_file ("py-sql.json", sql);
+  write_file ("py-bad-sql.json", bad_sql);
+  write_file ("short.json", short_texts);
+  write_file ("bad/short.json", bad_texts);
+  write_file ("py-broken.json", "{\"('company',)\": [");
+  grammar_test_run (&good, tmp_dir, "import", "--from", "grammar-py", "-c", "run.ini", "-o", "imported.json",
+                    "py-sql.json", "short.json", NULL);
+  g_assert_cmpint (good.status, ==, 0);
+  grammar_test_assert_contains (good.err, "1 SQL template(s) and 1 text template(s) (styles: short) written to "
+                                "imported.json");
+
+  assert_keeps_output ("imported.json", column_place,
+                       "import", "--from", "grammar-py", "-c", "run.ini", "-o", "imported.json",
+                       "py-bad-sql.json", "short.json", NULL);
+  assert_keeps_output ("imported.json", text_place,
+                       "import", "--from", "grammar-py", "-o", "imported.json", "py-sql.json", "bad/short.json", NULL);
+  assert_makes_no_output ("import-new.json", column_place,
+                          "import", "--from", "grammar-py", "-c", "run.ini", "-o", "import-new.json",
+                          "py-bad-sql.json", "short.json", NULL);
+  assert_makes_no_output ("import-new.json", text_place,
+                          "import", "--from", "grammar-py", "-o", "import-new.json", "py-sql.json", "bad/short.json",
+                          NULL);
+
+  /* A file that is not JSON stops the import before anything is read. */
+  {
+    g_auto (GrammarTestRun) broken = { 0 };
+    g_autofree char *before = read_file ("imported.json");
+    g_autofree char *after = NULL;
+
+    grammar_test_run (&broken, tmp_dir, "import", "--from", "grammar-py", "-o", "imported.json", "py-sql.json",
+                      "py-broken.json", NULL);
+    g_assert_cmpint (broken.status, ==, 2);
+    grammar_test_assert_contains (broken.err, "py-broken.json:1:");
+    after = read_file ("imported.json");
+    g_assert_cmpstr (after, ==, before);
+  }
 }
 
 /* Two writers left an id twice, or a blank line: resuming stops there. */
@@ -442,6 +642,8 @@ main (int    argc,
   g_test_add_func ("/json-inputs/deep-nesting", test_deep_nesting);
   g_test_add_func ("/json-inputs/output-is-input", test_output_is_input);
   g_test_add_func ("/json-inputs/failed-qa-keeps-output", test_failed_qa_keeps_output);
+  g_test_add_func ("/json-inputs/failed-text-templates-keeps-output", test_failed_text_templates_keeps_output);
+  g_test_add_func ("/json-inputs/failed-import-keeps-output", test_failed_import_keeps_output);
   g_test_add_func ("/json-inputs/damaged-resume", test_damaged_resume);
   g_test_add_func ("/json-inputs/keyfile-duplicates", test_keyfile_duplicates);
   g_test_add_func ("/json-inputs/run-checks-first", test_run_checks_first);

@@ -1168,27 +1168,62 @@ test_cli_bad_usage (void)
     }
 }
 
-/* Invalid templates in the input are listed and left out; the others are made. */
+/* Invalid templates in the input are listed and nothing is written: a
+ * finished output stays byte for byte, none is made when there was none. */
 static void
 test_cli_invalid_templates (void)
 {
-  g_auto (GrammarTestRun) run = { 0 };
   g_autofree char *input = grammar_test_write_file (tmpdir, "some-invalid.json",
     "[{\"sql\": \"SELECT Industry FROM company WHERE Name = '[company.Name]'\"},"
     " {\"sql\": \"SELECT Industry FROM company WHERE Name = '[company.Nmae]'\"},"
     " {\"sql\": \"DELETE FROM company WHERE Name = '[company.Name]'\"}]");
+  g_autofree char *valid = grammar_test_write_file (tmpdir, "one-valid.json",
+    "[{\"sql\": \"SELECT Industry FROM company WHERE Name = '[company.Name]'\"}]");
+  g_autofree char *output = g_build_filename (tmpdir, "some.json", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
   g_autoptr (GrammarTemplateSet) set = NULL;
 
-  grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "some-invalid.json", "-o", "some.json",
-                    "--style", "casual", NULL);
-  /* The valid template is written; the status says the input needs fixing. */
-  g_assert_cmpint (run.status, ==, 2);
-  grammar_test_assert_contains (run.err, "templates left out (2):");
-  grammar_test_assert_contains (run.err, "2 templates of some-invalid.json left out");
-  grammar_test_assert_contains (run.err, "Nmae");
-  grammar_test_assert_contains (run.err, "3 text templates (casual; rules, seed 0) for 1 SQL template written to some.json");
-  set = load_output ("some.json");
-  g_assert_cmpuint (count_style (set, "casual"), ==, 3);
+  g_assert_false (file_exists ("some.json"));
+  {
+    g_auto (GrammarTestRun) run = { 0 };
+
+    grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "some-invalid.json",
+                      "-o", "some.json", "--style", "casual", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    grammar_test_assert_contains (run.err, "invalid templates (2):");
+    grammar_test_assert_contains (run.err, "Nmae");
+    grammar_test_assert_contains (run.err, "2 templates of some-invalid.json are invalid (listed above); "
+                                  "nothing written, some.json not created");
+    g_assert_null (strstr (run.err, "written to"));
+    g_assert_false (file_exists ("some.json"));
+  }
+
+  /* the valid template alone: written */
+  {
+    g_auto (GrammarTestRun) run = { 0 };
+
+    grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "one-valid.json",
+                      "-o", "some.json", "--style", "casual", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    grammar_test_assert_contains (run.err, "3 text templates (casual; rules, seed 0) for 1 SQL template "
+                                  "written to some.json");
+    set = load_output ("some.json");
+    g_assert_cmpuint (count_style (set, "casual"), ==, 3);
+  }
+
+  /* the invalid input again, over that finished file */
+  g_assert_true (g_file_get_contents (output, &before, NULL, NULL));
+  {
+    g_auto (GrammarTestRun) run = { 0 };
+
+    grammar_test_run (&run, tmpdir, "text-templates", "-c", "fixture.ini", "-i", "some-invalid.json",
+                      "-o", "some.json", "--style", "short", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    grammar_test_assert_contains (run.err, "nothing written, some.json left as it was");
+  }
+  g_assert_true (g_file_get_contents (output, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, before);
 }
 
 /* Fixtures */
