@@ -18,27 +18,42 @@ typedef enum
   GRAMMAR_GROUP_N_TAGS,
 } GrammarGroupTag;
 
-/* The records of one group id (in one evaluation, or in one breakdown
- * key of it) and what they add up to. */
+/* The counts of a group's records with one key of a breakdown (template
+ * or style): a style's robustness is that of its own wordings. */
 typedef struct
 {
-  char *id;
+  const char *key;             /* interned; "(none)" for none */
+  guint breakdown;
+  guint32 instances;
+  guint32 measured;
+  guint32 correct;
+  guint32 retrieval_measured;
+  guint32 retrieval_correct;
+} GrammarEvaluationKeyCounts;
+
+/* The records of one group id and what they add up to, some 200 bytes
+ * whatever its records hold. */
+typedef struct
+{
+  const char *id;              /* interned */
   GrammarGroupTag tag;
-  guint64 instances;           /* records */
-  guint64 measured;            /* answer verdict correct or incorrect */
-  guint64 correct;
-  guint64 retrieval_measured;  /* effective retrieval verdict measured */
-  guint64 retrieval_correct;
-  /* Of an evaluation's group, not of a breakdown's: */
-  GArray *members;             /* guint: the records, by index in input order */
-  char *sql;                   /* of its first record, which every record shares */
-  JsonNode *answer;
-  guint first;                 /* index of its first record */
+  guint32 instances;           /* records */
+  guint32 measured;            /* answer verdict correct or incorrect */
+  guint32 correct;
+  guint32 retrieval_measured;  /* effective retrieval verdict measured */
+  guint32 retrieval_correct;
+  guint first;                 /* its records, by index in input order, */
+  guint last;                  /* linked from first to last */
   guint64 first_line;          /* line of its first record, 0 when not read from a file */
+  guint64 sql_hash;            /* of its first record, which every record shares */
+  guint64 answer_hash;
+  const char *tables;          /* interned: the tables its SQL names, one a line; NULL for none */
   const char *template_id;     /* of its first record; mixed_template when not all agree */
   const char *style;
   gboolean mixed_template;
   gboolean mixed_style;
+  GrammarEvaluationKeyCounts keys[3];  /* by template and by style; more in more_keys */
+  GArray *more_keys;
 } GrammarEvaluationGroup;
 
 /* The lists of a report. */

@@ -11,6 +11,7 @@
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
 #include "grammar-json-private.h"
+#include "grammar-qa-generator-private.h"
 #include "grammar-stats-private.h"
 
 /**
@@ -52,15 +53,14 @@ struct _GrammarEvaluation
    * or, read for a report, only where each one's line starts in @source,
    * to be read again for the lists. A record is an index into either. */
   GPtrArray *records;      /* GrammarRecord, in input order; empty when not kept */
-  GArray *offsets;         /* guint64 a record, or NULL when kept */
+  GArray *offsets;         /* guint64 a record, when read from a file */
+  GArray *next;            /* guint a record: the next record of its group, G_MAXUINT for none */
   GDataInputStream *reread;
   JsonParser *parser;
-  GStringChunk *strings;   /* templates and styles */
+  GStringChunk *strings;   /* group ids, templates, styles, tables */
   GHashTable *styles;      /* the styles, interned */
   GPtrArray *groups;       /* GrammarEvaluationGroup, sorted by id */
   GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
-  /* BY_TEMPLATE, BY_STYLE: key → (group id → GrammarEvaluationGroup, counts only) */
-  GHashTable *by_key[2];
   GrammarEvaluationTally tally;
 };
 
@@ -90,10 +90,7 @@ group_free (gpointer data)
 {
   GrammarEvaluationGroup *group = data;
 
-  g_free (group->id);
-  g_clear_pointer (&group->members, g_array_unref);
-  g_free (group->sql);
-  g_clear_pointer (&group->answer, json_node_unref);
+  g_clear_pointer (&group->more_keys, g_array_unref);
   g_free (group);
 }
 
@@ -105,12 +102,11 @@ grammar_evaluation_finalize (GObject *object)
   g_free (self->source);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->offsets, g_array_unref);
+  g_clear_pointer (&self->next, g_array_unref);
   g_clear_object (&self->reread);
   g_clear_object (&self->parser);
   g_clear_pointer (&self->group_index, g_hash_table_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
-  for (guint i = 0; i < G_N_ELEMENTS (self->by_key); i++)
-    g_clear_pointer (&self->by_key[i], g_hash_table_unref);
   g_clear_pointer (&self->styles, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
 
@@ -131,8 +127,7 @@ grammar_evaluation_init (GrammarEvaluation *self)
   self->styles = g_hash_table_new (g_str_hash, g_str_equal);
   self->groups = g_ptr_array_new_with_free_func (group_free);
   self->group_index = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < G_N_ELEMENTS (self->by_key); i++)
-    self->by_key[i] = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_hash_table_unref);
+  self->next = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 /* Definitions */
@@ -237,60 +232,53 @@ compare_groups (gconstpointer a,
   return grammar_evaluation_compare_ids (group_a->id, group_b->id);
 }
 
-static GrammarEvaluationGroup *
-group_new (const char *id)
-{
-  GrammarEvaluationGroup *group = g_new0 (GrammarEvaluationGroup, 1);
+#define COUNT(counts, answer, retrieval) \
+  G_STMT_START { \
+    (counts)->instances++; \
+    (counts)->measured += (answer) != GRAMMAR_VERDICT_UNMEASURED; \
+    (counts)->correct += (answer) == GRAMMAR_VERDICT_CORRECT; \
+    (counts)->retrieval_measured += (retrieval) != GRAMMAR_VERDICT_UNMEASURED; \
+    (counts)->retrieval_correct += (retrieval) == GRAMMAR_VERDICT_CORRECT; \
+  } G_STMT_END
 
-  group->id = g_strdup (id);
-  return group;
+static GrammarGroupTag
+tag_of_counts (guint32 measured,
+               guint32 correct)
+{
+  if (measured == 0)
+    return GRAMMAR_GROUP_UNMEASURED;
+  if (correct == 0)
+    return GRAMMAR_GROUP_GAP;
+  if (correct == measured)
+    return GRAMMAR_GROUP_ROBUST;
+  return GRAMMAR_GROUP_NON_ROBUST;
 }
 
-static void
-group_count (GrammarEvaluationGroup *group,
-             GrammarVerdictKind      answer,
-             GrammarVerdictKind      retrieval)
-{
-  group->instances++;
-  group->measured += answer != GRAMMAR_VERDICT_UNMEASURED;
-  group->correct += answer == GRAMMAR_VERDICT_CORRECT;
-  group->retrieval_measured += retrieval != GRAMMAR_VERDICT_UNMEASURED;
-  group->retrieval_correct += retrieval == GRAMMAR_VERDICT_CORRECT;
-}
-
-static void
-group_tag (GrammarEvaluationGroup *group)
-{
-  if (group->measured == 0)
-    group->tag = GRAMMAR_GROUP_UNMEASURED;
-  else if (group->correct == 0)
-    group->tag = GRAMMAR_GROUP_GAP;
-  else if (group->correct == group->measured)
-    group->tag = GRAMMAR_GROUP_ROBUST;
-  else
-    group->tag = GRAMMAR_GROUP_NON_ROBUST;
-}
+/* Adds a group of @tag whose records add up to @group's counts. */
+#define TALLY_ADD(tally, group, group_tag) \
+  G_STMT_START { \
+    GrammarGroupTag tag_ = (group_tag); \
+    (tally)->instances += (group)->instances; \
+    (tally)->measured += (group)->measured; \
+    (tally)->correct += (group)->correct; \
+    (tally)->groups[tag_]++; \
+    (tally)->group_instances[tag_] += (group)->instances; \
+    (tally)->retrieval_measured += (group)->retrieval_measured; \
+    (tally)->retrieval_correct += (group)->retrieval_correct; \
+    if (tag_ == GRAMMAR_GROUP_ROBUST || tag_ == GRAMMAR_GROUP_NON_ROBUST) \
+      { \
+        (tally)->answered_measured += (group)->measured; \
+        (tally)->answered_correct += (group)->correct; \
+        (tally)->answered_retrieval_measured += (group)->retrieval_measured; \
+        (tally)->answered_retrieval_correct += (group)->retrieval_correct; \
+      } \
+  } G_STMT_END
 
 void
 grammar_evaluation_tally_add (GrammarEvaluationTally       *tally,
                               const GrammarEvaluationGroup *group)
 {
-  guint64 n = group->instances;
-
-  tally->instances += n;
-  tally->measured += group->measured;
-  tally->correct += group->correct;
-  tally->groups[group->tag]++;
-  tally->group_instances[group->tag] += n;
-  tally->retrieval_measured += group->retrieval_measured;
-  tally->retrieval_correct += group->retrieval_correct;
-  if (group->tag == GRAMMAR_GROUP_ROBUST || group->tag == GRAMMAR_GROUP_NON_ROBUST)
-    {
-      tally->answered_measured += group->measured;
-      tally->answered_correct += group->correct;
-      tally->answered_retrieval_measured += group->retrieval_measured;
-      tally->answered_retrieval_correct += group->retrieval_correct;
-    }
+  TALLY_ADD (tally, group, group->tag);
 }
 
 double
@@ -375,7 +363,7 @@ record_at (GrammarEvaluation  *self,
   GrammarRecord *record;
   gsize length = 0;
 
-  if (self->offsets == NULL)
+  if (index < self->records->len)
     return g_object_ref (g_ptr_array_index (self->records, index));
 
   if (self->reread == NULL)
@@ -413,13 +401,12 @@ record_at (GrammarEvaluation  *self,
 typedef struct
 {
   guint64 hash;
-  guint64 line;   /* 0 when not read from a file */
   guint index;
 } IdEntry;
 
 /* The records being added: where they come from, for messages, and the
- * hash of every id, for the duplicates found at the end. A hash is 16
- * bytes a record where the ids themselves would be some 60. */
+ * hash of every id, for the duplicates found at the end: 16 bytes a
+ * record where the ids themselves would take some 60. */
 typedef struct
 {
   GrammarEvaluation *self;
@@ -428,15 +415,28 @@ typedef struct
   GArray *ids;             /* IdEntry */
 } Adding;
 
-/* FNV-1a, 64 bits */
+/* The hash of @text, 0 for NULL. */
 static guint64
-hash_id (const char *id)
+hash_text (const char *text,
+           gssize      length)
 {
-  guint64 hash = G_GUINT64_CONSTANT (14695981039346656037);
+  if (text == NULL)
+    return 0;
+  return grammar_qa_fnv1a64_len (text, length < 0 ? strlen (text) : (gsize) length);
+}
 
-  for (const guchar *p = (const guchar *) id; *p != '\0'; p++)
-    hash = (hash ^ *p) * G_GUINT64_CONSTANT (1099511628211);
-  return hash;
+/* The answer as the product writes it, hashed: an answer is compared
+ * with its group's first by this. */
+static guint64
+hash_answer (JsonNode *answer)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (answer == NULL)
+    return 0;
+  text = grammar_json_to_data (answer, 0, &length);
+  return hash_text (text, length);
 }
 
 static char *
@@ -474,15 +474,6 @@ invalid (GError       **error,
   return FALSE;
 }
 
-static gboolean
-same_answer (JsonNode *a,
-             JsonNode *b)
-{
-  if (a == NULL || b == NULL)
-    return a == b;
-  return json_node_equal (a, b);
-}
-
 static const char *
 intern (GrammarEvaluation *self,
         const char        *text)
@@ -490,30 +481,66 @@ intern (GrammarEvaluation *self,
   return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
 }
 
-/* The counts of @record's group among the records with its @breakdown key. */
-static void
-count_by_key (GrammarEvaluation  *self,
-              Breakdown           breakdown,
-              const char         *key,
-              const char         *group_id,
-              GrammarVerdictKind  answer,
-              GrammarVerdictKind  retrieval)
-{
-  GHashTable *groups = g_hash_table_lookup (self->by_key[breakdown], key != NULL ? key : NO_KEY);
-  GrammarEvaluationGroup *group;
+/* The tables an SQL query names, one a line, interned; NULL for none. */
+static GPtrArray *tables_of (const char *sql);
 
-  if (groups == NULL)
+static const char *
+intern_tables (GrammarEvaluation *self,
+               const char        *sql)
+{
+  g_autoptr (GPtrArray) tables = tables_of (sql);
+  g_autoptr (GString) joined = g_string_new (NULL);
+
+  if (tables->len == 0)
+    return NULL;
+  for (guint t = 0; t < tables->len; t++)
     {
-      groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, group_free);
-      g_hash_table_insert (self->by_key[breakdown], (gpointer) (key != NULL ? key : NO_KEY), groups);
+      if (t > 0)
+        g_string_append_c (joined, '\n');
+      g_string_append (joined, g_ptr_array_index (tables, t));
     }
-  group = g_hash_table_lookup (groups, group_id);
-  if (group == NULL)
+  return intern (self, joined->str);
+}
+
+/* The counts of @group's records with @key (interned) in @breakdown. */
+static void
+count_key (GrammarEvaluationGroup *group,
+           guint                   breakdown,
+           const char             *key,
+           GrammarVerdictKind      answer,
+           GrammarVerdictKind      retrieval)
+{
+  GrammarEvaluationKeyCounts *counts = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (group->keys) && counts == NULL; i++)
     {
-      group = group_new (group_id);
-      g_hash_table_insert (groups, group->id, group);
+      GrammarEvaluationKeyCounts *slot = &group->keys[i];
+
+      if (slot->instances == 0)
+        {
+          slot->key = key;
+          slot->breakdown = breakdown;
+        }
+      if (slot->key == key && slot->breakdown == breakdown)
+        counts = slot;
     }
-  group_count (group, answer, retrieval);
+  for (guint i = 0; group->more_keys != NULL && i < group->more_keys->len && counts == NULL; i++)
+    {
+      GrammarEvaluationKeyCounts *slot = &g_array_index (group->more_keys, GrammarEvaluationKeyCounts, i);
+
+      if (slot->key == key && slot->breakdown == breakdown)
+        counts = slot;
+    }
+  if (counts == NULL)
+    {
+      GrammarEvaluationKeyCounts slot = { key, breakdown, 0, };
+
+      if (group->more_keys == NULL)
+        group->more_keys = g_array_new (FALSE, FALSE, sizeof (GrammarEvaluationKeyCounts));
+      g_array_append_val (group->more_keys, slot);
+      counts = &g_array_index (group->more_keys, GrammarEvaluationKeyCounts, group->more_keys->len - 1);
+    }
+  COUNT (counts, answer, retrieval);
 }
 
 /* Checks @record (record @index, on @line) and counts it in its group. */
@@ -529,9 +556,11 @@ add_record (Adding         *adding,
   const char *group_id = grammar_record_get_group (record);
   const char *template_id = intern (self, grammar_record_get_template (record));
   const char *style = intern (self, grammar_record_get_style (record));
+  const char *no_key = intern (self, NO_KEY);
   GrammarVerdictKind answer = grammar_evaluation_answer_verdict (record);
   GrammarVerdictKind retrieval = grammar_evaluation_retrieval_verdict (record);
   GrammarEvaluationGroup *group;
+  guint none = G_MAXUINT;
   IdEntry entry;
 
   if (id == NULL || *id == '\0')
@@ -539,8 +568,7 @@ add_record (Adding         *adding,
   if (group_id == NULL || *group_id == '\0')
     return invalid (error, adding, index, line, id,
                     "missing group: record “%s” has no “group”, so its group cannot be tagged", id);
-  entry.hash = hash_id (id);
-  entry.line = line;
+  entry.hash = hash_text (id, -1);
   entry.index = index;
   g_array_append_val (adding->ids, entry);
 
@@ -552,17 +580,17 @@ add_record (Adding         *adding,
   group = g_hash_table_lookup (self->group_index, group_id);
   if (group == NULL)
     {
-      group = group_new (group_id);
-      group->members = g_array_new (FALSE, FALSE, sizeof (guint));
-      group->sql = g_strdup (grammar_record_get_sql (record));
-      group->answer = grammar_record_get_answer (record) != NULL ? json_node_copy (grammar_record_get_answer (record))
-                                                                 : NULL;
+      group = g_new0 (GrammarEvaluationGroup, 1);
+      group->id = intern (self, group_id);
+      group->sql_hash = hash_text (grammar_record_get_sql (record), -1);
+      group->answer_hash = hash_answer (grammar_record_get_answer (record));
+      group->tables = intern_tables (self, grammar_record_get_sql (record));
       group->first_line = line;
-      group->first = index;
+      group->first = group->last = index;
       group->template_id = template_id;
       group->style = style;
       g_ptr_array_add (self->groups, group);
-      g_hash_table_insert (self->group_index, group->id, group);
+      g_hash_table_insert (self->group_index, (gpointer) group->id, group);
     }
   else
     {
@@ -572,9 +600,9 @@ add_record (Adding         *adding,
        * group metric would be wrong. */
       const char *what = NULL;
 
-      if (g_strcmp0 (grammar_record_get_sql (record), group->sql) != 0)
+      if (hash_text (grammar_record_get_sql (record), -1) != group->sql_hash)
         what = "sql";
-      else if (!same_answer (grammar_record_get_answer (record), group->answer))
+      else if (hash_answer (grammar_record_get_answer (record)) != group->answer_hash)
         what = "answer";
       if (what != NULL)
         {
@@ -591,15 +619,17 @@ add_record (Adding         *adding,
                           group_id, what, first_place);
         }
       /* The template or style of a group: that of its records when they agree. */
-      if (g_strcmp0 (group->template_id, template_id) != 0)
+      if (group->template_id != template_id)
         group->mixed_template = TRUE;
-      if (g_strcmp0 (group->style, style) != 0)
+      if (group->style != style)
         group->mixed_style = TRUE;
+      g_array_index (self->next, guint, group->last) = index;
+      group->last = index;
     }
-  g_array_append_val (group->members, index);
-  group_count (group, answer, retrieval);
-  count_by_key (self, BY_TEMPLATE, template_id, group->id, answer, retrieval);
-  count_by_key (self, BY_STYLE, style, group->id, answer, retrieval);
+  g_array_append_val (self->next, none);
+  COUNT (group, answer, retrieval);
+  count_key (group, BY_TEMPLATE, template_id != NULL ? template_id : no_key, answer, retrieval);
+  count_key (group, BY_STYLE, style != NULL ? style : no_key, answer, retrieval);
   if (style != NULL)
     g_hash_table_add (self->styles, (gpointer) style);
   return TRUE;
@@ -616,13 +646,37 @@ compare_id_entries (gconstpointer a,
   return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The line of record @index in the source: one more than the newlines
+ * before it (read again, for a message). */
+static guint64
+line_of (GrammarEvaluation *self,
+         guint              index)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (self->source);
+  g_autoptr (GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  guint64 offset = g_array_index (self->offsets, guint64, index), line = 1;
+  char buffer[65536];
+
+  while (stream != NULL && offset > 0)
+    {
+      gssize n = g_input_stream_read (G_INPUT_STREAM (stream), buffer, MIN (sizeof buffer, offset), NULL, NULL);
+
+      if (n <= 0)
+        break;
+      for (gssize i = 0; i < n; i++)
+        line += buffer[i] == '\n';
+      offset -= n;
+    }
+  return line;
+}
+
 /* The first record (in input order) whose id an earlier record has. */
 static gboolean
 check_ids (Adding  *adding,
            GError **error)
 {
   GArray *ids = adding->ids;
-  const IdEntry *duplicate = NULL, *original = NULL;
+  guint duplicate = G_MAXUINT, original = G_MAXUINT;
   g_autofree char *duplicate_id = NULL;
 
   g_array_sort (ids, compare_id_entries);
@@ -634,22 +688,18 @@ check_ids (Adding  *adding,
       while (i + n < ids->len && run[n].hash == run[0].hash)
         n++;
       /* the same hash, most likely the same id: compare the ids */
-      for (guint later = 1; later < n; later++)
+      for (guint later = 1; later < n && run[later].index < duplicate; later++)
         for (guint earlier = 0; earlier < later; earlier++)
           {
-            g_autoptr (GrammarRecord) a = NULL;
-            g_autoptr (GrammarRecord) b = NULL;
+            g_autoptr (GrammarRecord) a = record_at (adding->self, run[earlier].index, error);
+            g_autoptr (GrammarRecord) b = a != NULL ? record_at (adding->self, run[later].index, error) : NULL;
 
-            if (duplicate != NULL && run[later].index >= duplicate->index)
-              break;
-            a = record_at (adding->self, run[earlier].index, error);
-            b = a != NULL ? record_at (adding->self, run[later].index, error) : NULL;
             if (b == NULL)
               return FALSE;
             if (g_str_equal (grammar_record_get_id (a), grammar_record_get_id (b)))
               {
-                duplicate = &run[later];
-                original = &run[earlier];
+                duplicate = run[later].index;
+                original = run[earlier].index;
                 g_free (duplicate_id);
                 duplicate_id = g_strdup (grammar_record_get_id (b));
                 break;
@@ -657,33 +707,22 @@ check_ids (Adding  *adding,
           }
       i += n - 1;
     }
-  if (duplicate != NULL)
+  if (duplicate != G_MAXUINT)
     {
-      g_autofree char *first_place = adding->lines ? g_strdup_printf ("line %" G_GUINT64_FORMAT, original->line)
-                                                   : g_strdup_printf ("record %u", original->index + 1);
+      g_autofree char *first_place = NULL;
+      guint64 line = 0;
 
-      return invalid (error, adding, duplicate->index, duplicate->line, duplicate_id,
-                      "duplicate id “%s” (also on %s)", duplicate_id, first_place);
+      if (adding->lines && adding->self->offsets != NULL)
+        {
+          first_place = g_strdup_printf ("line %" G_GUINT64_FORMAT, line_of (adding->self, original));
+          line = line_of (adding->self, duplicate);
+        }
+      else
+        first_place = g_strdup_printf ("record %u", original + 1);
+      return invalid (error, adding, duplicate, line, duplicate_id, "duplicate id “%s” (also on %s)", duplicate_id,
+                      first_place);
     }
   return TRUE;
-}
-
-static void
-tag_breakdown (GHashTable *by_key)
-{
-  GHashTableIter keys;
-  gpointer groups;
-
-  g_hash_table_iter_init (&keys, by_key);
-  while (g_hash_table_iter_next (&keys, NULL, &groups))
-    {
-      GHashTableIter iter;
-      gpointer group;
-
-      g_hash_table_iter_init (&iter, groups);
-      while (g_hash_table_iter_next (&iter, NULL, &group))
-        group_tag (group);
-    }
 }
 
 /* Once every record is added: tags, order and the run's counts. */
@@ -692,7 +731,7 @@ finish (Adding  *adding,
         GError **error)
 {
   GrammarEvaluation *self = adding->self;
-  guint64 n = self->offsets != NULL ? self->offsets->len : self->records->len;
+  guint64 n = self->next->len;
 
   if (n == 0)
     {
@@ -706,12 +745,10 @@ finish (Adding  *adding,
     {
       GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
 
-      group_tag (group);
+      group->tag = tag_of_counts (group->measured, group->correct);
       grammar_evaluation_tally_add (&self->tally, group);
     }
   g_ptr_array_sort (self->groups, compare_groups);
-  for (guint i = 0; i < G_N_ELEMENTS (self->by_key); i++)
-    tag_breakdown (self->by_key[i]);
   return TRUE;
 }
 
@@ -817,8 +854,7 @@ load (const char                  *path,
 
   self = g_object_new (GRAMMAR_TYPE_EVALUATION, NULL);
   self->source = g_strdup (path);
-  if (!keep)
-    self->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
   adding.self = self;
 
   for (;;)
@@ -847,16 +883,10 @@ load (const char                  *path,
       record = parse_line (parser, path, line, text, length, error);
       if (record == NULL)
         return NULL;
+      index = self->offsets->len;
+      g_array_append_val (self->offsets, start);
       if (keep)
-        {
-          index = self->records->len;
-          g_ptr_array_add (self->records, g_object_ref (record));
-        }
-      else
-        {
-          index = self->offsets->len;
-          g_array_append_val (self->offsets, start);
-        }
+        g_ptr_array_add (self->records, g_object_ref (record));
       if (!add_record (&adding, record, index, line, error))
         return NULL;
       if (each != NULL)
@@ -1085,10 +1115,6 @@ grammar_evaluation_lookup_group (GrammarEvaluation *self,
 
 /* Breakdowns */
 
-/* Breakdowns */
-
-#define NO_KEY "(none)"
-
 /* The tables an SQL query names after FROM or JOIN, lower-cased and
  * unquoted; `FROM a, b` names both. */
 static GPtrArray *
@@ -1153,6 +1179,17 @@ tables_of (const char *sql)
 }
 
 
+static GrammarEvaluationTally *
+tally_of_key (GHashTable *tallies,
+              const char *key)
+{
+  GrammarEvaluationTally *tally = g_hash_table_lookup (tallies, key);
+
+  if (tally == NULL)
+    g_hash_table_insert (tallies, g_strdup (key), tally = g_new0 (GrammarEvaluationTally, 1));
+  return tally;
+}
+
 /* key → the tally of its groups, each group tagged from its records with
  * that key: a style's robustness is that of its own wordings. The tables
  * of a group are those of its SQL, which all its records share. */
@@ -1162,42 +1199,28 @@ tally_by_key (GrammarEvaluation *self,
 {
   GHashTable *tallies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  if (breakdown == BY_TABLE)
+  for (guint i = 0; i < self->groups->len; i++)
     {
-      for (guint i = 0; i < self->groups->len; i++)
+      GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
+
+      if (breakdown == BY_TABLE)
         {
-          GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
-          g_autoptr (GPtrArray) tables = tables_of (group->sql);
+          g_auto (GStrv) tables = g_strsplit (group->tables != NULL ? group->tables : NO_KEY, "\n", -1);
 
-          if (tables->len == 0)
-            g_ptr_array_add (tables, g_strdup (NO_KEY));
-          for (guint t = 0; t < tables->len; t++)
-            {
-              const char *key = g_ptr_array_index (tables, t);
-              GrammarEvaluationTally *tally = g_hash_table_lookup (tallies, key);
-
-              if (tally == NULL)
-                g_hash_table_insert (tallies, g_strdup (key), tally = g_new0 (GrammarEvaluationTally, 1));
-              grammar_evaluation_tally_add (tally, group);
-            }
+          for (guint t = 0; tables[t] != NULL; t++)
+            grammar_evaluation_tally_add (tally_of_key (tallies, tables[t]), group);
+          continue;
         }
-    }
-  else
-    {
-      GHashTableIter keys;
-      gpointer key, groups;
-
-      g_hash_table_iter_init (&keys, self->by_key[breakdown]);
-      while (g_hash_table_iter_next (&keys, &key, &groups))
+      for (guint k = 0; k < G_N_ELEMENTS (group->keys) + (group->more_keys != NULL ? group->more_keys->len : 0); k++)
         {
-          GrammarEvaluationTally *tally = g_new0 (GrammarEvaluationTally, 1);
-          GHashTableIter iter;
-          gpointer group;
+          const GrammarEvaluationKeyCounts *counts =
+            k < G_N_ELEMENTS (group->keys) ? &group->keys[k]
+                                           : &g_array_index (group->more_keys, GrammarEvaluationKeyCounts,
+                                                             k - G_N_ELEMENTS (group->keys));
 
-          g_hash_table_iter_init (&iter, groups);
-          while (g_hash_table_iter_next (&iter, NULL, &group))
-            grammar_evaluation_tally_add (tally, group);
-          g_hash_table_insert (tallies, g_strdup (key), tally);
+          if (counts->instances == 0 || counts->breakdown != breakdown)
+            continue;
+          TALLY_ADD (tally_of_key (tallies, counts->key), counts, tag_of_counts (counts->measured, counts->correct));
         }
     }
   return tallies;
@@ -1321,11 +1344,11 @@ group_records (GrammarEvaluation            *self,
                const GrammarEvaluationGroup *group,
                GError                      **error)
 {
-  g_autoptr (GPtrArray) records = g_ptr_array_new_full (group->members->len, g_object_unref);
+  g_autoptr (GPtrArray) records = g_ptr_array_new_full (group->instances, g_object_unref);
 
-  for (guint i = 0; i < group->members->len; i++)
+  for (guint i = group->first; i != G_MAXUINT; i = g_array_index (self->next, guint, i))
     {
-      GrammarRecord *record = record_at (self, g_array_index (group->members, guint, i), error);
+      GrammarRecord *record = record_at (self, i, error);
 
       if (record == NULL)
         return NULL;
@@ -1346,13 +1369,14 @@ gap_group_json (const GrammarEvaluationGroup *group,
                 GPtrArray                    *records)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
+  GrammarRecord *first = g_ptr_array_index (records, 0);
 
   json_builder_begin_object (builder);
   add_string (builder, "group", group->id);
   add_string (builder, "template", group->mixed_template ? NULL : group->template_id);
   add_string (builder, "style", group->mixed_style ? NULL : group->style);
-  add_string (builder, "sql", group->sql);
-  add_json (builder, "answer", group->answer);
+  add_string (builder, "sql", grammar_record_get_sql (first));
+  add_json (builder, "answer", grammar_record_get_answer (first));
   grammar_json_add_int (builder, "instances", group->instances);
   json_builder_set_member_name (builder, "texts");
   json_builder_begin_array (builder);

@@ -19,18 +19,18 @@
  * group's records on each side, their differences tested with
  * Wilcoxon's signed-rank test. */
 
+/* A report of millions of records holds one Row each, 20 bytes: its
+ * strings are numbers in names, and its values are kept once per
+ * distinct vector of values (these figures take few: 0, 1/k, 1/rank, …). */
 typedef struct
 {
-  const char *style;        /* interned in strings, or NULL */
-  const char *template_id;
-  const char *group;
-  const char *tag;
-  guint vector;             /* the row's values: n_figures from vectors[vector * n_figures] */
+  guint32 style;            /* index in names; 0 for none */
+  guint32 template_id;
+  guint32 group;
+  guint32 tag;
+  guint32 vector;           /* the row's values: n_figures from vectors[vector * n_figures] */
 } Row;
 
-/* A report of millions of records holds one Row each (40 bytes): the
- * values of a row are kept once per distinct vector of values, and
- * these figures take few distinct values (0, 1/k, 1/rank, …). */
 struct _GrammarGraded
 {
   GrammarGradedFigure *figures;
@@ -38,6 +38,8 @@ struct _GrammarGraded
   guint seed;
   guint resamples;
   GStringChunk *strings;
+  GPtrArray *names;         /* interned string of each number; names[0] = NULL */
+  GHashTable *name_index;   /* interned string → its number */
   GArray *rows;             /* Row */
   GArray *vectors;          /* double, n_figures per distinct vector */
   GHashTable *vector_index; /* GBytes of a vector → its index + 1 */
@@ -56,6 +58,9 @@ grammar_graded_new (const GrammarGradedFigure *figures,
   self->seed = seed;
   self->resamples = resamples;
   self->strings = g_string_chunk_new (1024);
+  self->names = g_ptr_array_new ();
+  g_ptr_array_add (self->names, NULL);
+  self->name_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->vectors = g_array_new (FALSE, FALSE, sizeof (double));
   self->vector_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
@@ -69,17 +74,40 @@ grammar_graded_free (GrammarGraded *self)
     return;
   g_free (self->figures);
   g_string_chunk_free (self->strings);
+  g_ptr_array_unref (self->names);
+  g_hash_table_unref (self->name_index);
   g_array_unref (self->rows);
   g_array_unref (self->vectors);
   g_hash_table_unref (self->vector_index);
   g_free (self);
 }
 
-static const char *
+/* The number of @text (0 for NULL). */
+static guint32
 intern (GrammarGraded *self,
         const char    *text)
 {
-  return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
+  guint32 number;
+
+  if (text == NULL)
+    return 0;
+  number = GPOINTER_TO_UINT (g_hash_table_lookup (self->name_index, text));
+  if (number == 0)
+    {
+      char *copy = g_string_chunk_insert (self->strings, text);
+
+      number = self->names->len;
+      g_ptr_array_add (self->names, copy);
+      g_hash_table_insert (self->name_index, copy, GUINT_TO_POINTER (number));
+    }
+  return number;
+}
+
+static const char *
+name_of (GrammarGraded *self,
+         guint32        number)
+{
+  return g_ptr_array_index (self->names, number);
 }
 
 void
@@ -117,8 +145,8 @@ grammar_graded_set_tags (GrammarGraded             *self,
     {
       Row *row = &g_array_index (self->rows, Row, i);
 
-      if (row->tag == NULL && row->group != NULL)
-        row->tag = intern (self, tag_of (row->group, data));
+      if (row->tag == 0 && row->group != 0)
+        row->tag = intern (self, tag_of (name_of (self, row->group), data));
     }
 }
 
@@ -200,7 +228,7 @@ grammar_graded_build_figures (GrammarGraded *self,
   g_autoptr (GArray) indices = g_array_new (FALSE, FALSE, sizeof (guint));
 
   for (guint i = 0; i < self->rows->len; i++)
-    if (style == NULL || g_strcmp0 (g_array_index (self->rows, Row, i).style, style) == 0)
+    if (style == NULL || g_strcmp0 (name_of (self, g_array_index (self->rows, Row, i).style), style) == 0)
       g_array_append_val (indices, i);
   add_figures (self, builder, indices);
 }
@@ -208,10 +236,12 @@ grammar_graded_build_figures (GrammarGraded *self,
 typedef enum { SLICE_STYLE, SLICE_TEMPLATE, SLICE_TAG } SliceKind;
 
 static const char *
-slice_key (const Row *row,
-           SliceKind  kind)
+slice_key (GrammarGraded *self,
+           const Row     *row,
+           SliceKind      kind)
 {
-  const char *key = kind == SLICE_STYLE ? row->style : kind == SLICE_TEMPLATE ? row->template_id : row->tag;
+  const char *key = name_of (self, kind == SLICE_STYLE ? row->style : kind == SLICE_TEMPLATE ? row->template_id
+                                                                                            : row->tag);
 
   return key != NULL ? key : "(none)";
 }
@@ -235,7 +265,7 @@ add_breakdown (GrammarGraded *self,
 
   for (guint i = 0; i < self->rows->len; i++)
     {
-      const char *key = slice_key (&g_array_index (self->rows, Row, i), kind);
+      const char *key = slice_key (self, &g_array_index (self->rows, Row, i), kind);
       GArray *indices = g_hash_table_lookup (slices, key);
 
       if (indices == NULL)
@@ -294,11 +324,11 @@ group_means (GrammarGraded *self,
       double value = value_at (self, i, figure);
       GroupMean *mean;
 
-      if (row->group == NULL || isnan (value) || (style != NULL && g_strcmp0 (row->style, style) != 0))
+      if (row->group == 0 || isnan (value) || (style != NULL && g_strcmp0 (name_of (self, row->style), style) != 0))
         continue;
-      mean = g_hash_table_lookup (means, row->group);
+      mean = g_hash_table_lookup (means, name_of (self, row->group));
       if (mean == NULL)
-        g_hash_table_insert (means, (gpointer) row->group, mean = g_new0 (GroupMean, 1));
+        g_hash_table_insert (means, (gpointer) name_of (self, row->group), mean = g_new0 (GroupMean, 1));
       mean->sum += value;
       mean->n++;
     }

@@ -382,6 +382,8 @@ guint64 grammar_qa_splitmix64_next (guint64 *state);
 G_GNUC_INTERNAL
 guint64 grammar_qa_fnv1a64 (const char *text);
 G_GNUC_INTERNAL
+guint64 grammar_qa_fnv1a64_len (const void *data, gsize length);
+G_GNUC_INTERNAL
 int grammar_qa_compare_uint (gconstpointer a, gconstpointer b);
 G_GNUC_INTERNAL
 void grammar_qa_append_canonical_int (GString *out, gint64 value);

@@ -788,12 +788,23 @@ grammar_qa_splitmix64_next (guint64 *state)
   return z ^ (z >> 31);
 }
 
+/* FNV-1a, 64 bits, of @length bytes: the product's one non-cryptographic
+ * hash (a style's seed, a judged record's id and SQL in a report, a
+ * passage's text in the retrieval metrics). */
+guint64
+grammar_qa_fnv1a64_len (const void *data,
+                        gsize       length)
+{
+  guint64 hash = G_GUINT64_CONSTANT (0xCBF29CE484222325);
+  const guchar *p = data;
+
+  for (gsize i = 0; i < length; i++)
+    hash = (hash ^ p[i]) * G_GUINT64_CONSTANT (0x100000001B3);
+  return hash;
+}
+
 guint64
 grammar_qa_fnv1a64 (const char *text)
 {
-  guint64 hash = G_GUINT64_CONSTANT (0xCBF29CE484222325);
-
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    hash = (hash ^ *p) * G_GUINT64_CONSTANT (0x100000001B3);
-  return hash;
+  return grammar_qa_fnv1a64_len (text, strlen (text));
 }
