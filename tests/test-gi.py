@@ -498,6 +498,38 @@ class GrammarGITest(unittest.TestCase):
             text = text[0]
         self.assertEqual(text, '[1e+20,0.1,2.0,"Infinity","-Infinity","NaN",42]')
 
+    def test_report_write_full(self):
+        # The report of `grammar report`, from Python: one pass over the
+        # judged file, the json lists read again, to a file or a stream.
+        import json
+        gi.require_version('Gio', '2.0')
+        from gi.repository import Gio
+        with tempfile.TemporaryDirectory() as folder:
+            judged = os.path.join(folder, 'judged.jsonl')
+            with open(judged, 'w') as f:
+                for g, verdicts in enumerate(('CC', 'II', 'CI')):
+                    for k, v in enumerate(verdicts):
+                        f.write(json.dumps({
+                            'id': 'q%d-%d' % (g, k), 'group': 'q%d' % g, 'template': 't', 'style': 's',
+                            'text': "Which client is O'Brien %d?" % k, 'sql': 'SELECT %d' % g, 'answer': [[g]],
+                            'response': 'r', 'verdict': 'correct' if v == 'C' else 'incorrect'}) + '\n')
+            path = os.path.join(folder, 'report.json')
+            self.assertTrue(Grammar.report_write_full(judged, None, None, None, False, 0.05, 0,
+                                                      Grammar.ReportFormat.JSON, path, None, None))
+            with open(path) as f:
+                report = json.load(f)
+            self.assertEqual(report['instances'], 6)
+            self.assertEqual([g['group'] for g in report['gap_groups']], ['q1'])
+            self.assertEqual([d['id'] for d in report['debug']], ['q2-1'])
+            memory = Gio.MemoryOutputStream.new_resizable()
+            self.assertTrue(Grammar.report_write_full(judged, None, None, [1], False, 0.05, 1,
+                                                      Grammar.ReportFormat.TEXT, None, memory, None))
+            memory.close(None)
+            self.assertIn('GRAMMAR report', bytes(memory.steal_as_bytes().get_data()).decode())
+            with self.assertRaises(GLib.Error):
+                Grammar.report_write_full(os.path.join(folder, 'missing.jsonl'), None, None, None, False, 0.05, 0,
+                                          Grammar.ReportFormat.JSON, path, None, None)
+
 
 def main():
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(GrammarGITest)
