@@ -55,6 +55,7 @@ struct _GrammarEvaluation
   GPtrArray *records;      /* GrammarRecord, in input order; empty when not kept */
   GArray *offsets;         /* guint64 a record, when read from a file */
   GArray *next;            /* guint a record: the next record of its group, G_MAXUINT for none */
+  GByteArray *correct;     /* a record: 1 when its answer is correct (the lists skip it) */
   GDataInputStream *reread;
   JsonParser *parser;
   GStringChunk *strings;   /* group ids, templates, styles, tables */
@@ -103,6 +104,7 @@ grammar_evaluation_finalize (GObject *object)
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->offsets, g_array_unref);
   g_clear_pointer (&self->next, g_array_unref);
+  g_clear_pointer (&self->correct, g_byte_array_unref);
   g_clear_object (&self->reread);
   g_clear_object (&self->parser);
   g_clear_pointer (&self->group_index, g_hash_table_unref);
@@ -128,6 +130,7 @@ grammar_evaluation_init (GrammarEvaluation *self)
   self->groups = g_ptr_array_new_with_free_func (group_free);
   self->group_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->next = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->correct = g_byte_array_new ();
 }
 
 /* Definitions */
@@ -565,6 +568,7 @@ add_record (Adding         *adding,
   GrammarVerdictKind retrieval = grammar_evaluation_retrieval_verdict (record);
   GrammarEvaluationGroup *group;
   guint none = G_MAXUINT;
+  guint8 is_correct;
   IdEntry entry;
 
   if (id == NULL || *id == '\0')
@@ -631,6 +635,8 @@ add_record (Adding         *adding,
       group->last = index;
     }
   g_array_append_val (self->next, none);
+  is_correct = answer == GRAMMAR_VERDICT_CORRECT;
+  g_byte_array_append (self->correct, &is_correct, 1);
   COUNT (group, answer, retrieval);
   count_key (group, BY_TEMPLATE, template_id != NULL ? template_id : no_key, answer, retrieval);
   count_key (group, BY_STYLE, style != NULL ? style : no_key, answer, retrieval);
@@ -1343,17 +1349,23 @@ add_breakdown (JsonBuilder       *builder,
   json_builder_end_array (builder);
 }
 
-/* The records of @group, in input order, read again when not kept. */
+/* The records of @group whose answer is not correct (the only ones the
+ * lists show: every record of a gap group, the failing ones of a
+ * non-robust group), in input order, read again when not kept. */
 static GPtrArray *
-group_records (GrammarEvaluation            *self,
-               const GrammarEvaluationGroup *group,
-               GError                      **error)
+failing_records (GrammarEvaluation            *self,
+                 const GrammarEvaluationGroup *group,
+                 GError                      **error)
 {
-  g_autoptr (GPtrArray) records = g_ptr_array_new_full (group->instances, g_object_unref);
+  g_autoptr (GPtrArray) records = g_ptr_array_new_full (group->instances - group->correct, g_object_unref);
 
   for (guint i = group->first; i != G_MAXUINT; i = g_array_index (self->next, guint, i))
     {
-      GrammarRecord *record = record_at (self, i, error);
+      GrammarRecord *record;
+
+      if (self->correct->data[i])
+        continue;
+      record = record_at (self, i, error);
 
       if (record == NULL)
         return NULL;
@@ -1458,7 +1470,7 @@ grammar_evaluation_foreach_listed (GrammarEvaluation            *self,
 
       if (group->tag != (list == GRAMMAR_EVALUATION_LIST_GAP_GROUPS ? GRAMMAR_GROUP_GAP : GRAMMAR_GROUP_NON_ROBUST))
         continue;
-      records = group_records (self, group, error);
+      records = failing_records (self, group, error);
       if (records == NULL)
         return FALSE;
       if (list == GRAMMAR_EVALUATION_LIST_GAP_GROUPS)
