@@ -11,6 +11,7 @@
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
 #include "grammar-json-private.h"
+#include "grammar-jsonl-private.h"
 #include "grammar-qa-generator-private.h"
 #include "grammar-stats-private.h"
 
@@ -302,62 +303,6 @@ knowledge_accuracy (const GrammarEvaluationTally *tally)
 
 /* Reading the records again */
 
-/* Parses one line of a judged file into a record; problems fail with
- * %GRAMMAR_ERROR_INVALID_INPUT and a message `PATH:LINE: …`. */
-static GrammarRecord *
-parse_line (JsonParser  *parser,
-            const char  *path,
-            guint64      line,
-            const char  *text,
-            gsize        length,
-            gboolean     checked,
-            GError     **error)
-{
-  g_autoptr (GError) local_error = NULL;
-  GrammarRecord *record;
-
-  /* a line read again was checked the first time */
-  if (checked)
-    ;
-  else if (!g_utf8_validate_len (text, length, NULL))
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": not valid UTF-8", path, line);
-      return NULL;
-    }
-  else if (!grammar_json_check_depth (path, line, text, length, error))
-    return NULL;
-  if (!json_parser_load_from_data (parser, text, length, &local_error))
-    {
-      const char *message = local_error->message;
-
-      /* json-glib says "<data>:1:5: Parse error: …"; the place is ours to give. */
-      if (g_str_has_prefix (message, "<data>:"))
-        {
-          for (guint colons = 0; *message != '\0' && colons < 3; message++)
-            colons += *message == ':';
-          while (g_ascii_isspace (*message))
-            message++;
-        }
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": not JSON: %s", path, line, message);
-      return NULL;
-    }
-  /* A line that is only a comment (json-glib skips C comments) or a
-   * byte-order mark parses as no document: root NULL. */
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s:%" G_GUINT64_FORMAT ": a record must be a JSON object", path, line);
-      return NULL;
-    }
-  record = grammar_record_new_from_json (json_parser_get_root (parser), &local_error);
-  if (record == NULL)
-    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                 "%s:%" G_GUINT64_FORMAT ": %s", path, line, local_error->message);
-  return record;
-}
-
 /* Record @index: the kept one, or read again from where its line starts
  * in the source. */
 static GrammarRecord *
@@ -395,7 +340,10 @@ record_at (GrammarEvaluation  *self,
                    local_error != NULL ? local_error->message : "the file is shorter than when it was read");
       return NULL;
     }
-  record = parse_line (self->parser, self->source, 0, text, length, TRUE, &local_error);
+  /* read once already: valid UTF-8, not too deep, a record */
+  record = json_parser_load_from_data (self->parser, text, length, NULL) && json_parser_get_root (self->parser) != NULL
+             ? grammar_record_new_from_json (json_parser_get_root (self->parser), NULL)
+             : NULL;
   if (record == NULL)
     g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                  "%s changed while the report was read: run the report again once no one writes it",
@@ -891,7 +839,7 @@ load (const char                  *path,
       offset += length + 1;
       if (line_is_blank (text))
         continue;
-      record = parse_line (parser, path, line, text, length, FALSE, error);
+      record = grammar_jsonl_parse_record (parser, path, line, text, length, NULL, error);
       if (record == NULL)
         return NULL;
       index = self->offsets->len;

@@ -576,7 +576,7 @@ test_bad_input (void)
 
   assert_load_fails ("", "%s: no records");
   assert_load_fails ("\n  \n", "%s: no records");
-  assert_load_fails ("{\n", "%s:1: not JSON");
+  assert_load_fails ("{\n", "%s:1:1: invalid JSON");
   /* json-glib reads a comment alone as no document at all (found by tests/fuzz/fuzz-jsonl) */
   assert_load_fails (LINE ("a", "g", "") "/* x */\n", "%s:2: a record must be a JSON object");
   assert_load_fails ("\xef\xbb\xbf\n", "%s:1: a record must be a JSON object");
