@@ -33,7 +33,8 @@
  * paper's Table 1, the normal (z) interval; the AUROC of the metric's
  * continuous score with a percentile bootstrap interval
  * (#GrammarReliability:resamples resamples drawn with
- * #GrammarReliability:seed); the share of records the metric left
+ * #GrammarReliability:seed) up to 2000 scored records, Hanley and
+ * McNeil's normal interval above (its `method` says which); the share of records the metric left
  * unmeasured; a one-line verdict; and the same broken down by style and
  * by the tag of the record's semantic group (gap, robust, non-robust).
  *
@@ -210,7 +211,8 @@ compare_scored (gconstpointer a,
 }
 
 /* The AUROC of the measured scores of @observations whose truth is
- * known, with a percentile bootstrap interval. */
+ * known, with a percentile bootstrap interval up to
+ * GRAMMAR_STATS_BOOTSTRAP_LIMIT of them, Hanley and McNeil's above. */
 static void
 add_auroc (GrammarReliability *self,
            JsonBuilder        *builder,
@@ -247,36 +249,56 @@ add_auroc (GrammarReliability *self,
   json_builder_set_member_name (builder, "auroc");
   json_builder_begin_object (builder);
   grammar_json_add_number (builder, "value", area);
-  if (isfinite (area) && self->resamples > 0)
+  if (n > GRAMMAR_STATS_BOOTSTRAP_LIMIT)
     {
-      g_autofree double *sample_scores = g_new (double, n);
-      g_autofree gboolean *sample_positive = g_new (gboolean, n);
+      /* a sort a resample is most of a large report's time: Hanley and
+       * McNeil's normal interval, as the means go normal above the limit */
+      guint64 positives = 0;
+      double low = 0.0, high = 0.0;
+      gboolean defined;
 
-      for (guint r = 0; r < self->resamples; r++)
-        {
-          double resampled;
-
-          for (guint i = 0; i < n; i++)
-            {
-              guint pick = (guint) g_rand_int_range (rand, 0, (gint32) n);
-
-              sample_scores[i] = g_array_index (scores, double, pick);
-              sample_positive[i] = g_array_index (positive, gboolean, pick);
-            }
-          resampled = grammar_stats_auroc (sample_scores, sample_positive, n);
-          if (isfinite (resampled))
-            g_array_append_val (areas, resampled);
-        }
-    }
-  if (areas->len > 0)
-    {
-      g_array_sort (areas, compare_doubles);
-      grammar_json_add_interval (builder, "interval", TRUE,
-                    g_array_index (areas, double, (guint) floor (0.025 * (areas->len - 1))),
-                    g_array_index (areas, double, (guint) ceil (0.975 * (areas->len - 1))));
+      for (guint i = 0; i < n; i++)
+        positives += g_array_index (positive, gboolean, i) != FALSE;
+      defined = self->resamples > 0 && grammar_stats_auroc_normal (area, positives, n - positives, &low, &high);
+      grammar_json_add_interval (builder, "interval", defined, low, high);
+      json_builder_set_member_name (builder, "method");
+      json_builder_add_string_value (builder, "hanley-mcneil");
     }
   else
-    grammar_json_add_interval (builder, "interval", FALSE, 0.0, 0.0);
+    {
+      if (isfinite (area) && self->resamples > 0)
+        {
+          g_autofree double *sample_scores = g_new (double, n);
+          g_autofree gboolean *sample_positive = g_new (gboolean, n);
+
+          for (guint r = 0; r < self->resamples; r++)
+            {
+              double resampled;
+
+              for (guint i = 0; i < n; i++)
+                {
+                  guint pick = (guint) g_rand_int_range (rand, 0, (gint32) n);
+
+                  sample_scores[i] = g_array_index (scores, double, pick);
+                  sample_positive[i] = g_array_index (positive, gboolean, pick);
+                }
+              resampled = grammar_stats_auroc (sample_scores, sample_positive, n);
+              if (isfinite (resampled))
+                g_array_append_val (areas, resampled);
+            }
+        }
+      if (areas->len > 0)
+        {
+          g_array_sort (areas, compare_doubles);
+          grammar_json_add_interval (builder, "interval", TRUE,
+                        g_array_index (areas, double, (guint) floor (0.025 * (areas->len - 1))),
+                        g_array_index (areas, double, (guint) ceil (0.975 * (areas->len - 1))));
+        }
+      else
+        grammar_json_add_interval (builder, "interval", FALSE, 0.0, 0.0);
+      json_builder_set_member_name (builder, "method");
+      json_builder_add_string_value (builder, "bootstrap");
+    }
   grammar_json_add_int (builder, "resamples", self->resamples);
   grammar_json_add_int (builder, "seed", self->seed);
   json_builder_end_object (builder);

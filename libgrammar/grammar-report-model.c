@@ -1116,7 +1116,8 @@ add_reliability (Document   *doc,
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
     "Each metric's pass or fail is a prediction of the grounded verdict (correct = positive). Low precision: "
     "optimistic, wrong answers pass. Low recall: cynical, right answers fail. 95 % Wilson intervals; AUROC of "
-    "the score with a bootstrap interval; Unm.: the share of records the metric left unmeasured."));
+    "the score with a bootstrap interval (Hanley–McNeil's above 2000 records); Unm.: the share of records the "
+    "metric left unmeasured."));
   table = TABLE_NEW (reliability_columns, FALSE);
   paper = TABLE_NEW (paper_columns, FALSE);
   slices = TABLE_NEW (reliability_columns, FALSE);

@@ -42,6 +42,12 @@ double   grammar_stats_auroc        (const double   *scores,
                                      guint           n);
 
 G_GNUC_INTERNAL
+gboolean grammar_stats_auroc_normal (double          area,
+                                     guint64         positives,
+                                     guint64         negatives,
+                                     double         *low,
+                                     double         *high);
+G_GNUC_INTERNAL
 gboolean grammar_stats_bootstrap_mean (const double   *values,
                                        guint           n,
                                        guint           resamples,

@@ -277,6 +277,39 @@ grammar_stats_mean_interval (const double *values, guint n, guint resamples, gui
   return TRUE;
 }
 
+/*
+ * grammar_stats_auroc_normal:
+ * @area: the AUROC
+ * @positives: how many positive records it was measured on
+ * @negatives: how many negative ones
+ * @low: (out): the lower bound
+ * @high: (out): the upper bound
+ *
+ * The normal 95 % interval of an AUROC with Hanley and McNeil's (1982)
+ * standard error, se² = (A(1 − A) + (n₁ − 1)(Q₁ − A²) + (n₂ − 1)(Q₂ − A²))
+ * / (n₁ n₂), Q₁ = A / (2 − A), Q₂ = 2A² / (1 + A), clamped to [0, 1]:
+ * what a report uses above %GRAMMAR_STATS_BOOTSTRAP_LIMIT records, where
+ * a bootstrap of the AUROC (a sort a resample) is most of its time.
+ *
+ * Returns: %TRUE when the interval is defined (both classes present)
+ */
+gboolean
+grammar_stats_auroc_normal (double area, guint64 positives, guint64 negatives, double *low, double *high)
+{
+  double q1, q2, variance, half;
+
+  if (positives == 0 || negatives == 0 || !isfinite (area))
+    return FALSE;
+  q1 = area / (2.0 - area);
+  q2 = 2.0 * area * area / (1.0 + area);
+  variance = (area * (1.0 - area) + (positives - 1.0) * (q1 - area * area) + (negatives - 1.0) * (q2 - area * area)) /
+             ((double) positives * (double) negatives);
+  half = GRAMMAR_STATS_Z95 * sqrt (MAX (variance, 0.0));
+  *low = MAX (area - half, 0.0);
+  *high = MIN (area + half, 1.0);
+  return TRUE;
+}
+
 typedef struct
 {
   double magnitude;

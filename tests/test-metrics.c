@@ -524,6 +524,72 @@ test_config_errors (void)
   grammar_test_assert_contains (error->message, "metrics=faithfulness;selfcheck");
 }
 
+/* Above 2000 scored records the AUROC interval is Hanley and McNeil's
+ * normal one, not a bootstrap: 1000 sorts of the scores were most of a
+ * large report's time. 2100 records: the first 1050 correct with scores
+ * (i + 350) / 2100, the others incorrect with scores (i - 1050) / 2100:
+ * the classes overlap on a third of their range. */
+/* the 97.5th percentile of the standard normal */
+#define Z95 1.959963984540054
+
+static void
+test_reliability_large (void)
+{
+  g_autoptr (GString) judged = g_string_new (NULL);
+  g_autoptr (GString) assessed = g_string_new (NULL);
+  g_autofree char *judged_path = NULL;
+  g_autofree char *assessed_path = NULL;
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (GrammarReliability) reliability = grammar_reliability_new ();
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *auroc;
+  JsonArray *interval;
+  double area, q1, q2, se, wins = 0.0;
+  const guint n = 2100, half = 1050;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean right = i < half;
+      double score = right ? ((double) i + 350.0) / n : ((double) i - 1050.0) / n;
+
+      g_string_append_printf (judged, "{\"id\":\"r%u\",\"group\":\"g%u\",\"style\":\"short\",\"text\":\"q\","
+                              "\"answer\":[[\"x\"]],\"response\":\"x\",\"verdict\":\"%s\"}\n", i, i,
+                              right ? "correct" : "incorrect");
+      g_string_append_printf (assessed, "{\"id\":\"r%u\",\"assessment\":{\"m\":{\"plugin\":\"p\",\"score\":%.17g,"
+                              "\"threshold\":0.5}}}\n", i, score);
+    }
+  for (guint i = 0; i < half; i++)
+    for (guint j = half; j < n; j++)
+      {
+        double a = ((double) i + 350.0) / n, b = ((double) j - 1050.0) / n;
+
+        wins += a > b ? 1.0 : a == b ? 0.5 : 0.0;
+      }
+  area = wins / ((double) half * half);
+  q1 = area / (2.0 - area);
+  q2 = 2.0 * area * area / (1.0 + area);
+  se = sqrt ((area * (1.0 - area) + (half - 1.0) * (q1 - area * area) + (half - 1.0) * (q2 - area * area)) /
+             ((double) half * half));
+
+  judged_path = grammar_test_write_file (tmpdir, "large.judged.jsonl", judged->str);
+  assessed_path = grammar_test_write_file (tmpdir, "large.assessed.jsonl", assessed->str);
+  evaluation = grammar_evaluation_load (judged_path, NULL, &error);
+  g_assert_no_error (error);
+  grammar_reliability_add_judged (reliability, evaluation);
+  g_assert_true (grammar_reliability_add_assessed (reliability, assessed_path, NULL, &error));
+  g_assert_no_error (error);
+  json = grammar_reliability_to_json (reliability);
+  auroc = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json), "m"), "auroc");
+  g_assert_cmpstr (json_object_get_string_member (auroc, "method"), ==, "hanley-mcneil");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (auroc, "value"), area, 1e-12);
+  g_assert_cmpfloat (area, >, 0.5);
+  g_assert_cmpfloat (area, <, 1.0);
+  interval = json_object_get_array_member (auroc, "interval");
+  g_assert_cmpfloat_with_epsilon (json_array_get_double_element (interval, 0), area - Z95 * se, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_array_get_double_element (interval, 1), area + Z95 * se, 1e-9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -538,6 +604,7 @@ main (int    argc,
   g_test_add_func ("/metrics/selfcheck", test_selfcheck);
   g_test_add_func ("/metrics/offline", test_offline);
   g_test_add_func ("/metrics/reliability", test_reliability);
+  g_test_add_func ("/metrics/reliability/large", test_reliability_large);
   g_test_add_func ("/metrics/config-errors", test_config_errors);
   g_test_add_func ("/assess/cli", test_cli);
   g_test_add_func ("/assess/resume-after-kill", test_resume_after_kill);
