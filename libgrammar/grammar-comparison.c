@@ -307,18 +307,26 @@ figures (const char *label,
   return g_strdup_printf ("%s, z = %s, %s", text, z, p);
 }
 
-/* Why the two figures part: Acc = R × (1 − λ) (GRAMMAR §3.3, Eq. 2), so
- * the side that accuracy rates worse than robustness does has, as a rule,
- * the larger share λ of records in gap groups. Said with λ when that
- * holds, in general terms otherwise. */
+/* The share of a side's measured records that lie in its gap groups:
+ * accuracy is robustness times one minus it (GRAMMAR §3.3, Eq. 2). */
+static double
+measured_gap_share (const Test tests[N_TESTS],
+                    int        side)
+{
+  return 1.0 - grammar_evaluation_rate (tests[ROBUSTNESS].n[side], tests[ACCURACY].n[side]);
+}
+
+/* Why the two figures part, given @worse, the side whose gap groups
+ * would explain it (the side accuracy rates worse than robustness does):
+ * said with λ when that side's gap groups do hold the larger share of
+ * its records, in general terms otherwise. */
 static char *
 explain (const Test  tests[N_TESTS],
-         const Side *sides)
+         const Side *sides,
+         int         worse)
 {
-  double apart = tests[ACCURACY].difference - tests[ROBUSTNESS].difference;
-  int worse = apart < 0.0 ? 0 : 1;
-
-  if (isfinite (apart) && apart != 0.0 && lambda (&sides[worse]) > lambda (&sides[1 - worse]))
+  if (measured_gap_share (tests, worse) > measured_gap_share (tests, 1 - worse) &&
+      lambda (&sides[worse]) > lambda (&sides[1 - worse]))
     {
       g_autofree char *x = format_fixed (lambda (&sides[worse]), "%.4f");
       g_autofree char *y = format_fixed (lambda (&sides[1 - worse]), "%.4f");
@@ -425,7 +433,11 @@ conclude (const Test     tests[N_TESTS],
   g_autofree char *acc_named = figures ("accuracy", accuracy, first, alpha, NULL);
   g_autofree char *rob_named = figures ("robustness", robustness, first, alpha, NULL);
   g_autofree char *rob_named_alpha = figures ("robustness", robustness, first, alpha, alpha_text);
-  g_autofree char *why = explain (tests, sides);
+  /* Where accuracy is the harsher figure on the side named first (it
+   * alone is significant, or it points the other way), that side's gap
+   * groups would explain it; where robustness is, the other side's. */
+  g_autofree char *why = explain (tests, sides, verdict->agreement == AGREEMENT_ROBUSTNESS_ONLY &&
+                                                by_accuracy != 1 - by_robustness ? 1 - first : first);
   g_autofree char *tail = verdict->significant ? attribute (tests, verdict, first, alpha)
                                                : g_strdup ("; no module can be blamed");
   const char *no_module = "; no module is sought without a significant accuracy difference";

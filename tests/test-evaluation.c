@@ -1143,8 +1143,10 @@ test_comparison_cases (void)
 {
   const char *nine[20], *eight[20], *gaps_then_nine[20], *gaps_then_mixed[20], *equal_accuracy[20];
   const char *three_quarters[20], *all_gaps[20], *nine_or_gap[20];
+  const char *first_gaps_nine[20], *later_gaps_eight[20], *one_gap_mixed[20];
   g_autoptr (GrammarComparison) accuracy_only = NULL, robustness_only = NULL, robustness_equal = NULL;
-  g_autoptr (GrammarComparison) accuracy_equal = NULL, no_robustness = NULL;
+  g_autoptr (GrammarComparison) accuracy_equal = NULL, no_robustness = NULL, same_lambda = NULL;
+  g_autoptr (GrammarComparison) nothing_significant = NULL;
 
   for (guint i = 0; i < 20; i++)
     {
@@ -1156,6 +1158,9 @@ test_comparison_cases (void)
       equal_accuracy[i] = i < 2 ? "RRRRRRRRRR" : i < 18 ? "CCCCCCCCCR" : "CCCCCCCCRR";
       all_gaps[i] = "RRRRRRRRRR";
       nine_or_gap[i] = i % 2 == 0 ? "CCCCCCCCCR" : "RRRRRRRRRR";
+      first_gaps_nine[i] = i < 4 ? "RRRRRRRRRR" : "CCCCCCCCCR";
+      later_gaps_eight[i] = i >= 4 && i < 8 ? "RRRRRRRRRR" : "CCCCCCCCRR";
+      one_gap_mixed[i] = i == 0 ? "RRRRRRRRRR" : i < 9 ? "CCCCCCCCCR" : "CCCCCCCCRR";
     }
 
   /* Accuracy 180/200 vs 136/200 (p < 0.001), robustness 180/200 vs
@@ -1202,6 +1207,25 @@ test_comparison_cases (void)
                    "records (λ 0.1000 vs 0.0000), which accuracy counts as failures of its wording and robustness "
                    "leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); no module is sought without a significant "
                    "accuracy difference");
+
+  /* Robustness 128/160 vs 144/160 (p = 0.012), accuracy 128/200 vs
+   * 144/200 (p = 0.086): both runs have a fifth of their records in gap
+   * groups, so λ does not explain it and the clause is general. */
+  same_lambda = compare_groups (first_gaps_nine, later_gaps_eight, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (same_lambda), ==, "robustness-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (same_lambda), ==,
+                   "long is less robust than short by robustness (0.8000 vs 0.9000, z = -2.50, p = 0.012), but its "
+                   "accuracy is not significantly lower (0.6400 vs 0.7200, z = -1.71, p = 0.086, alpha 0.05): "
+                   "robustness leaves each run's knowledge-gap groups out (GRAMMAR §3.3, Eq. 1), accuracy over the "
+                   "compared groups counts them; no module is sought without a significant accuracy difference");
+
+  /* Accuracy 160/200 both, robustness 160/200 vs 160/190 (p = 0.28). */
+  nothing_significant = compare_groups (eight, one_gap_mixed, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (nothing_significant), ==, "neither");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (nothing_significant), ==,
+                   "short is less robust than long by robustness, not significantly (0.8000 vs 0.8421, z = -1.08, "
+                   "p = 0.28, alpha 0.05), and their accuracy is equal (0.8000 vs 0.8000, z = 0.00, p = 1): no "
+                   "module can be blamed");
 
   /* Long fails every group short answers: no robustness to compare. */
   no_robustness = compare_groups (nine, all_gaps, 20, "short", "long");
