@@ -30,18 +30,27 @@
  * that accuracy compares like with like.
  *
  * Accuracy, robustness, retrieval accuracy and retrieval robustness are
- * then compared with a pooled two-proportion z-test (two-sided). The
- * verdict rests on accuracy over the compared groups: once the gaps of
- * both runs are gone, a group that is a gap in one run only was answered
- * in the other wording, so it is a failure of that wording, which each
- * run's own robustness R (its own gap groups removed) would not count.
- * The run with the lower accuracy is the less robust one; the difference
- * is significant when its p-value is below alpha. Its module: `retrieval`
- * when retrieval accuracy (language-model errors removed) differs
- * significantly too, in the same direction and by at least half the
- * accuracy difference; `both` when it differs significantly but by less;
- * `language-model` otherwise; `undetermined` when the accuracy difference
- * is not significant.
+ * then compared with a pooled two-proportion z-test (two-sided).
+ *
+ * The two figures answer different questions. Robustness R, as the
+ * GRAMMAR paper defines it (§3.3, Eq. 1), is each run's accuracy
+ * without its own gap groups: wording apart from knowledge. Accuracy
+ * over the compared groups (the gaps of both runs gone) also counts a
+ * group that is a gap in one run only, which the other run answered, so
+ * a failure of that wording. Since accuracy = R × (1 − λ) (Eq. 2), they
+ * part when the runs' shares λ of gap-group records differ. The
+ * conclusion names both, and when they point in opposite directions or
+ * only one is significant it says so, with λ when that explains it,
+ * instead of choosing one (see `agreement`).
+ *
+ * The JSON members `less_robust`, `significant` and `module` are those
+ * of the accuracy test: the run with the lower accuracy; whether its
+ * p-value is below alpha; and, when it is, `retrieval` when retrieval
+ * accuracy (language-model errors removed) differs significantly too, in
+ * the same direction and by at least half the accuracy difference,
+ * `both` when it differs significantly but by less, `language-model`
+ * otherwise. `undetermined` when the accuracy difference is not
+ * significant.
  */
 /* One side of the comparison: the groups it keeps. */
 typedef struct
@@ -145,12 +154,65 @@ run_tests (Test       tests[N_TESTS],
 
 /* The verdict */
 
+/* How the robustness test stands to the accuracy test: the case the
+ * conclusion words (see doc/report.md, "Reading the conclusion"). */
+typedef enum
+{
+  AGREEMENT_AGREE,            /* both significant, the same way */
+  AGREEMENT_OPPOSITE,         /* both significant, opposite ways */
+  AGREEMENT_ACCURACY_ONLY,    /* accuracy significant, robustness not */
+  AGREEMENT_ROBUSTNESS_ONLY,  /* robustness significant, accuracy not */
+  AGREEMENT_NEITHER,
+  AGREEMENT_UNDEFINED,        /* a side has no rate for one of them */
+} Agreement;
+
+static const char * const agreement_names[] = {
+  "agree", "opposite", "accuracy-only", "robustness-only", "neither", "undefined",
+};
+
 typedef struct
 {
-  int less_robust;     /* 0 = a, 1 = b, -1 = neither */
+  int less_robust;     /* by accuracy: 0 = a, 1 = b, -1 = neither */
   gboolean significant;
   const char *module;
+  Agreement agreement;
 } Verdict;
+
+enum { SIDE_EQUAL = -1, SIDE_UNDEFINED = -2 };
+
+/* The side a test rates lower: 0 = a, 1 = b, SIDE_EQUAL or SIDE_UNDEFINED. */
+static int
+lower_side (const Test *test)
+{
+  if (!isfinite (test->difference))
+    return SIDE_UNDEFINED;
+  if (test->difference == 0.0)
+    return SIDE_EQUAL;
+  return test->difference < 0.0 ? 0 : 1;
+}
+
+static gboolean
+is_significant (const Test *test,
+                double      alpha)
+{
+  return isfinite (test->p) && test->p < alpha;
+}
+
+static Agreement
+agree (const Test tests[N_TESTS],
+       double     alpha)
+{
+  const Test *accuracy = &tests[ACCURACY], *robustness = &tests[ROBUSTNESS];
+  gboolean by_accuracy = is_significant (accuracy, alpha), by_robustness = is_significant (robustness, alpha);
+
+  if (lower_side (accuracy) == SIDE_UNDEFINED || lower_side (robustness) == SIDE_UNDEFINED)
+    return AGREEMENT_UNDEFINED;
+  if (by_accuracy && by_robustness)
+    return lower_side (accuracy) == lower_side (robustness) ? AGREEMENT_AGREE : AGREEMENT_OPPOSITE;
+  if (by_accuracy)
+    return AGREEMENT_ACCURACY_ONLY;
+  return by_robustness ? AGREEMENT_ROBUSTNESS_ONLY : AGREEMENT_NEITHER;
+}
 
 static Verdict
 decide (const Test tests[N_TESTS],
@@ -158,11 +220,11 @@ decide (const Test tests[N_TESTS],
 {
   const Test *accuracy = &tests[ACCURACY];
   const Test *retrieval = &tests[RETRIEVAL_ACCURACY];
-  Verdict verdict = { -1, FALSE, "undetermined" };
+  Verdict verdict = { -1, FALSE, "undetermined", agree (tests, alpha) };
 
-  if (isfinite (accuracy->difference) && accuracy->difference != 0.0)
-    verdict.less_robust = accuracy->difference < 0.0 ? 0 : 1;
-  verdict.significant = isfinite (accuracy->p) && accuracy->p < alpha;
+  if (lower_side (accuracy) >= 0)
+    verdict.less_robust = lower_side (accuracy);
+  verdict.significant = is_significant (accuracy, alpha);
   if (!verdict.significant)
     return verdict;
 
@@ -170,8 +232,7 @@ decide (const Test tests[N_TESTS],
    * sufficient context counts as retrieval-correct), what is left of the
    * difference is the retrieval's. A difference in the other direction
    * does not explain this one. */
-  if (isfinite (retrieval->p) && retrieval->p < alpha &&
-      retrieval->difference * accuracy->difference > 0.0)
+  if (is_significant (retrieval, alpha) && retrieval->difference * accuracy->difference > 0.0)
     verdict.module = fabs (retrieval->difference) >= fabs (accuracy->difference) / 2.0 ? "retrieval" : "both";
   else
     verdict.module = "language-model";
@@ -206,7 +267,8 @@ format_p (double p,
   return g_strdup_printf ("p = %s", buffer);
 }
 
-/* "accuracy 0.3935 vs 0.5065", first side first. */
+/* "accuracy 0.3935 vs 0.5065", first side first; "0.3935 vs 0.5065"
+ * without @label. */
 static char *
 rates (const char *label,
        const Test *test,
@@ -215,49 +277,235 @@ rates (const char *label,
   g_autofree char *x = format_fixed (test->rate[first], "%.4f");
   g_autofree char *y = format_fixed (test->rate[1 - first], "%.4f");
 
+  if (label == NULL)
+    return g_strdup_printf ("%s vs %s", x, y);
   return g_strdup_printf ("%s %s vs %s", label, x, y);
 }
 
+/* "accuracy 0.3935 vs 0.5065, z = -2.83, p = 0.0047" (@label may be
+ * NULL), then ", alpha 0.05" when @alpha_text is given; the rates alone
+ * when undefined. */
+static char *
+figures (const char *label,
+         const Test *test,
+         int         first,
+         double      alpha,
+         const char *alpha_text)
+{
+  g_autofree char *text = rates (label, test, first);
+  g_autofree char *z = NULL, *p = NULL;
+  double z_first;
+
+  if (!isfinite (test->difference))
+    return g_steal_pointer (&text);
+  /* z changes sign with the order of the sides; no "-0.00" */
+  z_first = first == 0 ? test->z : -test->z;
+  z = format_fixed (z_first == 0.0 ? 0.0 : z_first, "%.2f");
+  p = format_p (test->p, alpha);
+  if (alpha_text != NULL)
+    return g_strdup_printf ("%s, z = %s, %s, alpha %s", text, z, p, alpha_text);
+  return g_strdup_printf ("%s, z = %s, %s", text, z, p);
+}
+
+/* The share of a side's measured records that lie in its gap groups:
+ * accuracy is robustness times one minus it (GRAMMAR §3.3, Eq. 2). */
+static double
+measured_gap_share (const Test tests[N_TESTS],
+                    int        side)
+{
+  return 1.0 - grammar_evaluation_rate (tests[ROBUSTNESS].n[side], tests[ACCURACY].n[side]);
+}
+
+/* Why the two figures part, given @worse, the side whose gap groups
+ * would explain it (the side accuracy rates worse than robustness does):
+ * said with λ when that side's gap groups do hold the larger share of
+ * its records, in general terms otherwise. */
+static char *
+explain (const Test  tests[N_TESTS],
+         const Side *sides,
+         int         worse)
+{
+  if (measured_gap_share (tests, worse) > measured_gap_share (tests, 1 - worse) &&
+      lambda (&sides[worse]) > lambda (&sides[1 - worse]))
+    {
+      g_autofree char *x = format_fixed (lambda (&sides[worse]), "%.4f");
+      g_autofree char *y = format_fixed (lambda (&sides[1 - worse]), "%.4f");
+
+      return g_strdup_printf ("the gap groups of %s hold more of its records (λ %s vs %s), which accuracy counts "
+                              "as failures of its wording and robustness leaves out as knowledge gaps "
+                              "(GRAMMAR §3.3, Eq. 1)", sides[worse].name, x, y);
+    }
+  return g_strdup ("robustness leaves each run's knowledge-gap groups out (GRAMMAR §3.3, Eq. 1), accuracy over "
+                   "the compared groups counts them");
+}
+
+/* "; the accuracy difference remains with language-model errors removed
+ * (…): retrieval accounts for it", for a significant accuracy difference. */
+static char *
+attribute (const Test     tests[N_TESTS],
+           const Verdict *verdict,
+           int            first,
+           double         alpha)
+{
+  const Test *accuracy = &tests[ACCURACY];
+  const Test *retrieval = &tests[RETRIEVAL_ACCURACY];
+  g_autofree char *retrieval_rates = rates ("retrieval accuracy", retrieval, first);
+  g_autofree char *p = format_p (retrieval->p, alpha);
+
+  if (g_str_equal (verdict->module, "retrieval"))
+    return g_strdup_printf ("; the accuracy difference remains with language-model errors removed (%s, %s): "
+                            "retrieval accounts for it", retrieval_rates, p);
+  if (g_str_equal (verdict->module, "both"))
+    return g_strdup_printf ("; the accuracy difference shrinks by more than half with language-model errors "
+                            "removed (%s, %s): both retrieval and the language model account for it",
+                            retrieval_rates, p);
+  if (is_significant (retrieval, alpha) && retrieval->difference * accuracy->difference < 0.0)
+    return g_strdup_printf ("; with language-model errors removed the accuracy difference turns the other way "
+                            "(%s, %s): the language model accounts for it", retrieval_rates, p);
+  return g_strdup_printf ("; with language-model errors removed the accuracy difference is not significant "
+                          "(%s, %s): the language model accounts for it", retrieval_rates, p);
+}
+
+/* The side the sentence starts with: the less accurate, else the less
+ * robust, else a. */
+static int
+subject (int by_accuracy,
+         int by_robustness)
+{
+  if (by_accuracy >= 0)
+    return by_accuracy;
+  return by_robustness >= 0 ? by_robustness : 0;
+}
+
+/* Accuracy is defined and robustness is not: a side has no robust or
+ * non-robust group among the compared ones. */
+static char *
+conclude_without_robustness (const Test     tests[N_TESTS],
+                             const Verdict *verdict,
+                             const Side    *sides,
+                             int            first,
+                             double         alpha,
+                             const char    *tail)
+{
+  const Test *accuracy = &tests[ACCURACY], *robustness = &tests[ROBUSTNESS];
+  const char *s = sides[first].name, *o = sides[1 - first].name;
+  g_autofree char *alpha_text = format_fixed (alpha, "%g");
+  g_autofree char *acc = figures (NULL, accuracy, first, alpha, verdict->significant ? NULL : alpha_text);
+  g_autofree char *rob = rates (NULL, robustness, first);
+  g_autofree char *lacking = NULL;
+  g_autofree char *claim = NULL;
+
+  if (!isfinite (robustness->rate[0]) && !isfinite (robustness->rate[1]))
+    lacking = g_strdup_printf ("neither %s nor %s has a", s, o);
+  else
+    lacking = g_strdup_printf ("%s has no", isfinite (robustness->rate[0]) ? sides[1].name : sides[0].name);
+  if (lower_side (accuracy) == SIDE_EQUAL)
+    claim = g_strdup_printf ("%s and %s are equally accurate (%s)", s, o, acc);
+  else if (verdict->significant)
+    claim = g_strdup_printf ("%s is less robust than %s by accuracy (%s)", s, o, acc);
+  else
+    claim = g_strdup_printf ("%s is less robust than %s by accuracy, not significantly (%s)", s, o, acc);
+  return g_strdup_printf ("%s, and their robustness cannot be compared (%s): %s robust or non-robust group "
+                          "among the compared ones, and robustness leaves gap groups out (GRAMMAR §3.3, Eq. 1)%s",
+                          claim, rob, lacking, tail);
+}
+
+/* The conclusion: one sentence that names the figures it rests on, and
+ * says so whenever accuracy and robustness part (opposite directions, or
+ * one significant and not the other) instead of choosing one. The
+ * wording of each case is in doc/report.md, "Reading the conclusion". */
 static char *
 conclude (const Test     tests[N_TESTS],
           const Verdict *verdict,
           const Side    *sides,
           double         alpha)
 {
-  const Test *accuracy = &tests[ACCURACY];
-  const Test *retrieval = &tests[RETRIEVAL_ACCURACY];
-  int first = verdict->less_robust >= 0 ? verdict->less_robust : 0;
-  const char *less = sides[first].name, *more = sides[1 - first].name;
-  g_autofree char *accuracy_rates = rates ("accuracy", accuracy, first);
-  g_autofree char *retrieval_rates = rates ("retrieval accuracy", retrieval, first);
-  g_autofree char *z = format_fixed (first == 0 ? accuracy->z : -accuracy->z, "%.2f");
-  g_autofree char *p = format_p (accuracy->p, alpha);
-  g_autofree char *p_retrieval = format_p (retrieval->p, alpha);
+  const Test *accuracy = &tests[ACCURACY], *robustness = &tests[ROBUSTNESS];
+  int by_accuracy = lower_side (accuracy), by_robustness = lower_side (robustness);
+  int first = subject (by_accuracy, by_robustness);
+  gboolean acc_significant = is_significant (accuracy, alpha), rob_significant = is_significant (robustness, alpha);
+  const char *s = sides[first].name, *o = sides[1 - first].name;
   g_autofree char *alpha_text = format_fixed (alpha, "%g");
+  g_autofree char *acc = figures (NULL, accuracy, first, alpha, NULL);
+  g_autofree char *acc_alpha = figures (NULL, accuracy, first, alpha, alpha_text);
+  g_autofree char *rob = figures (NULL, robustness, first, alpha, NULL);
+  g_autofree char *rob_alpha = figures (NULL, robustness, first, alpha, alpha_text);
+  g_autofree char *acc_named = figures ("accuracy", accuracy, first, alpha, NULL);
+  g_autofree char *rob_named = figures ("robustness", robustness, first, alpha, NULL);
+  g_autofree char *rob_named_alpha = figures ("robustness", robustness, first, alpha, alpha_text);
+  /* Where accuracy is the harsher figure on the side named first (it
+   * alone is significant, or it points the other way), that side's gap
+   * groups would explain it; where robustness is, the other side's. */
+  g_autofree char *why = explain (tests, sides, verdict->agreement == AGREEMENT_ROBUSTNESS_ONLY &&
+                                                by_accuracy != 1 - by_robustness ? 1 - first : first);
+  g_autofree char *tail = verdict->significant ? attribute (tests, verdict, first, alpha)
+                                               : g_strdup ("; no module can be blamed");
+  const char *no_module = "; no module is sought without a significant accuracy difference";
 
-  if (!isfinite (accuracy->difference))
-    return g_strdup_printf ("accuracy cannot be compared (%s): %s has no measured record in the compared "
-                            "groups", accuracy_rates,
-                            isfinite (accuracy->rate[0]) ? sides[1].name : sides[0].name);
-  if (verdict->less_robust < 0)
-    return g_strdup_printf ("%s and %s are equally robust (%s, z = %s, %s): no difference to attribute",
-                            less, more, accuracy_rates, z, p);
-  if (!verdict->significant)
-    return g_strdup_printf ("%s is less robust than %s, but not significantly (%s, z = %s, %s, alpha %s): "
-                            "no module can be blamed", less, more, accuracy_rates, z, p, alpha_text);
+  switch (verdict->agreement)
+    {
+    case AGREEMENT_UNDEFINED:
+      if (by_accuracy == SIDE_UNDEFINED && !isfinite (accuracy->rate[0]) && !isfinite (accuracy->rate[1]))
+        return g_strdup_printf ("neither accuracy nor robustness can be compared (%s): neither %s nor %s has a "
+                                "measured record in the compared groups", acc_named, s, o);
+      if (by_accuracy == SIDE_UNDEFINED)
+        return g_strdup_printf ("neither accuracy nor robustness can be compared (%s): %s has no measured record "
+                                "in the compared groups", acc_named,
+                                isfinite (accuracy->rate[0]) ? sides[1].name : sides[0].name);
+      return conclude_without_robustness (tests, verdict, sides, first, alpha, tail);
 
-  if (g_str_equal (verdict->module, "retrieval"))
-    return g_strdup_printf ("%s is less robust than %s (%s, z = %s, %s); the difference remains with "
-                            "language-model errors removed (%s, %s): retrieval accounts for it",
-                            less, more, accuracy_rates, z, p, retrieval_rates, p_retrieval);
-  if (g_str_equal (verdict->module, "both"))
-    return g_strdup_printf ("%s is less robust than %s (%s, z = %s, %s); the difference shrinks by more than "
-                            "half with language-model errors removed (%s, %s): both retrieval and the "
-                            "language model account for it",
-                            less, more, accuracy_rates, z, p, retrieval_rates, p_retrieval);
-  return g_strdup_printf ("%s is less robust than %s (%s, z = %s, %s); with language-model errors removed the "
-                          "difference is not significant (%s, %s): the language model accounts for it",
-                          less, more, accuracy_rates, z, p, retrieval_rates, p_retrieval);
+    case AGREEMENT_AGREE:
+      return g_strdup_printf ("%s is less robust than %s by both figures (%s; %s): its wordings fail more often "
+                              "whether the knowledge-gap groups are counted (accuracy) or left out (robustness, "
+                              "GRAMMAR §3.3, Eq. 1)%s", s, o, acc_named, rob_named, tail);
+
+    case AGREEMENT_ACCURACY_ONLY:
+      if (by_robustness == by_accuracy)
+        return g_strdup_printf ("%s is less robust than %s by accuracy (%s), but its robustness is not "
+                                "significantly lower (%s): %s%s", s, o, acc, rob_alpha, why, tail);
+      if (by_robustness == SIDE_EQUAL)
+        return g_strdup_printf ("%s is less robust than %s by accuracy (%s), but their robustness is equal (%s): "
+                                "%s%s", s, o, acc, rob, why, tail);
+      break;
+
+    case AGREEMENT_ROBUSTNESS_ONLY:
+      if (by_accuracy == by_robustness)
+        return g_strdup_printf ("%s is less robust than %s by robustness (%s), but its accuracy is not "
+                                "significantly lower (%s): %s%s", s, o, rob, acc_alpha, why, no_module);
+      if (by_accuracy == SIDE_EQUAL)
+        return g_strdup_printf ("%s is less robust than %s by robustness (%s), but their accuracy is equal (%s): "
+                                "%s%s", s, o, rob, acc, why, no_module);
+      break;
+
+    case AGREEMENT_NEITHER:
+      if (by_accuracy == SIDE_EQUAL && by_robustness == SIDE_EQUAL)
+        return g_strdup_printf ("%s and %s are equally robust by both figures (%s; %s): no difference to attribute",
+                                s, o, acc_named, rob_named);
+      if (by_accuracy == SIDE_EQUAL)
+        return g_strdup_printf ("%s is less robust than %s by robustness, not significantly (%s), and their "
+                                "accuracy is equal (%s): no module can be blamed", s, o, rob_alpha, acc);
+      if (by_robustness == SIDE_EQUAL)
+        return g_strdup_printf ("%s is less robust than %s by accuracy, not significantly (%s), and their "
+                                "robustness is equal (%s): no module can be blamed", s, o, acc_alpha, rob);
+      if (by_accuracy == by_robustness)
+        return g_strdup_printf ("%s is less robust than %s by both figures, but neither significantly (%s; %s): "
+                                "no module can be blamed", s, o, acc_named, rob_named_alpha);
+      break;
+
+    case AGREEMENT_OPPOSITE:
+    default:
+      break;
+    }
+
+  /* Opposite directions, whatever their significance: both are said. */
+  if (acc_significant == rob_significant)
+    return g_strdup_printf ("accuracy and robustness disagree, %s significantly: %s has lower accuracy than %s (%s) "
+                            "but higher robustness (%s): %s%s", acc_significant ? "both" : "neither", s, o, acc,
+                            acc_significant ? rob : rob_alpha, why, tail);
+  return g_strdup_printf ("accuracy and robustness disagree: %s has lower accuracy than %s%s (%s) but higher "
+                          "robustness%s (%s): %s%s", s, o, acc_significant ? "" : ", not significantly",
+                          acc_significant ? acc : acc_alpha, rob_significant ? "" : ", not significantly",
+                          rob_significant ? rob : rob_alpha, why, acc_significant ? tail : no_module);
 }
 
 /* How the conclusion names a side: its style when each has its own
@@ -516,7 +764,10 @@ grammar_comparison_new (GrammarEvaluation  *a,
  * evaluation guide): the pairing of the groups, λ of both runs, the four
  * tests (accuracy, robustness, retrieval accuracy, retrieval robustness)
  * with rates, Wilson 95 % intervals, difference a − b, z and two-sided p,
- * then `less_robust`, `significant`, `alpha`, `module` and `conclusion`.
+ * then `less_robust`, `significant`, `alpha`, `module` (these four of the
+ * accuracy test), `agreement` (how the robustness test stands to it:
+ * `agree`, `opposite`, `accuracy-only`, `robustness-only`, `neither` or
+ * `undefined`) and `conclusion`.
  *
  * Returns: (transfer full): the comparison as a JSON object
  */
@@ -550,6 +801,8 @@ grammar_comparison_to_json (GrammarComparison *self)
   grammar_json_add_number (builder, "alpha", self->alpha);
   json_builder_set_member_name (builder, "module");
   json_builder_add_string_value (builder, self->verdict.module);
+  json_builder_set_member_name (builder, "agreement");
+  json_builder_add_string_value (builder, agreement_names[self->verdict.agreement]);
   json_builder_set_member_name (builder, "conclusion");
   json_builder_add_string_value (builder, self->conclusion);
   json_builder_end_object (builder);
@@ -560,7 +813,12 @@ grammar_comparison_to_json (GrammarComparison *self)
  * grammar_comparison_get_conclusion:
  * @self: a #GrammarComparison
  *
- * Returns: the conclusion in one line, e.g. `long is less robust than short (accuracy 0.3935 vs 0.5065, z = -2.83, p = 0.0047); …: retrieval accounts for it`
+ * The conclusion names the figures it rests on, accuracy over the
+ * compared groups and robustness (accuracy without each run's gap
+ * groups), and says so in the same sentence when they point in opposite
+ * directions or only one of them is significant.
+ *
+ * Returns: the conclusion in one line, e.g. `long is less robust than short by both figures (accuracy 0.3935 vs 0.5065, z = -2.83, p = 0.0047; robustness …): …: retrieval accounts for it`
  */
 const char *
 grammar_comparison_get_conclusion (GrammarComparison *self)

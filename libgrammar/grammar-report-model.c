@@ -1002,7 +1002,7 @@ add_verdict (Document   *doc,
   else
     less_text = g_strdup (less);
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
-    "Less robust: %s. Significant at α = %s: %s. Module: %s.", less_text, alpha,
+    "Less robust by accuracy: %s. Significant at α = %s: %s. Module: %s.", less_text, alpha,
     !member_boolean (comparison, "significant", &significant) ? NONE : significant ? "yes" : "no",
     module != NULL ? module : NONE));
   if (conclusion != NULL)

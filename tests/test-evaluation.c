@@ -739,7 +739,7 @@ test_comparison (void)
   object = json_node_get_object (node);
 
   assert_keys (object, "a b shared_groups only_a only_b mutual_gap_groups_removed groups_compared balance "
-                       "lambda_a lambda_b tests less_robust significant alpha module conclusion");
+                       "lambda_a lambda_b tests less_robust significant alpha module agreement conclusion");
   g_assert_cmpstr (json_object_get_string_member (member_object (object, "a"), "source"), ==, "short.judged.jsonl");
   g_assert_cmpstr (json_array_get_string_element (member_array (member_object (object, "b"), "styles"), 0), ==, "long");
   g_assert_cmpint (json_object_get_int_member (object, "shared_groups"), ==, 5);
@@ -781,16 +781,28 @@ test_comparison (void)
   g_assert_false (json_object_get_boolean_member (object, "significant"));
   assert_rate (object, "alpha", 0.05);
   g_assert_cmpstr (json_object_get_string_member (object, "module"), ==, "undetermined");
+  g_assert_cmpstr (json_object_get_string_member (object, "agreement"), ==, "neither");
   g_assert_cmpstr (grammar_comparison_get_conclusion (comparison), ==,
-                   "short is less robust than long, but not significantly (accuracy 0.4250 vs 0.6250, "
-                   "z = -1.79, p = 0.073, alpha 0.05): no module can be blamed");
+                   "accuracy and robustness disagree, neither significantly: short has lower accuracy than long "
+                   "(0.4250 vs 0.6250, z = -1.79, p = 0.073) but higher robustness (0.8500 vs 0.8333, z = 0.16, "
+                   "p = 0.87, alpha 0.05): the gap groups of short hold more of its records (λ 0.5000 vs 0.2500), "
+                   "which accuracy counts as failures of its wording and robustness leaves out as knowledge gaps "
+                   "(GRAMMAR §3.3, Eq. 1); no module can be blamed");
   g_assert_cmpstr (json_object_get_string_member (object, "conclusion"), ==,
                    grammar_comparison_get_conclusion (comparison));
 }
 
 /* At alpha 0.1 the accuracy difference (p = 0.073) is significant, and so
  * is the retrieval accuracy difference, in the same direction and larger
- * (0.275 ≥ 0.2 / 2): retrieval. */
+ * (0.275 ≥ 0.2 / 2): retrieval. Robustness points the other way, not
+ * significantly: the conclusion says both. */
+static const char *alpha_conclusion =
+  "accuracy and robustness disagree: short has lower accuracy than long (0.4250 vs 0.6250, z = -1.79, p = 0.073) "
+  "but higher robustness, not significantly (0.8500 vs 0.8333, z = 0.16, p = 0.87, alpha 0.1): the gap groups of "
+  "short hold more of its records (λ 0.5000 vs 0.2500), which accuracy counts as failures of its wording and "
+  "robustness leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); the accuracy difference remains with "
+  "language-model errors removed (retrieval accuracy 0.5000 vs 0.7750, p = 0.011): retrieval accounts for it";
+
 static void
 test_comparison_alpha (void)
 {
@@ -809,10 +821,9 @@ test_comparison_alpha (void)
   g_assert_true (json_object_get_boolean_member (object, "significant"));
   assert_rate (object, "alpha", 0.1);
   g_assert_cmpstr (json_object_get_string_member (object, "module"), ==, "retrieval");
+  g_assert_cmpstr (json_object_get_string_member (object, "agreement"), ==, "accuracy-only");
   g_assert_cmpstr (grammar_comparison_get_conclusion (comparison), ==,
-                   "short is less robust than long (accuracy 0.4250 vs 0.6250, z = -1.79, p = 0.073); "
-                   "the difference remains with language-model errors removed (retrieval accuracy 0.5000 vs "
-                   "0.7750, p = 0.011): retrieval accounts for it");
+                   alpha_conclusion);
 
   /* swapped sides: the same conclusion, less_robust now b */
   g_clear_object (&comparison);
@@ -825,15 +836,14 @@ test_comparison_alpha (void)
   g_assert_cmpstr (json_object_get_string_member (object, "module"), ==, "retrieval");
   assert_z (find_test (object, "accuracy"), 1.791094651359, 0.073278107335);
   g_assert_cmpstr (grammar_comparison_get_conclusion (comparison), ==,
-                   "short is less robust than long (accuracy 0.4250 vs 0.6250, z = -1.79, p = 0.073); "
-                   "the difference remains with language-model errors removed (retrieval accuracy 0.5000 vs "
-                   "0.7750, p = 0.011): retrieval accounts for it");
+                   alpha_conclusion);
 }
 
 /* Balancing: a (λ 0.5) drops its gap groups, the last by id first (c7,
  * then c4, since λ 10/30 is still above 0.25), until λ ≤ 0.25.
- * Robustness does not move; accuracy does, and so much that the verdict
- * turns: long becomes the less robust, still not significantly. */
+ * Robustness does not move; accuracy does, and so much that it turns:
+ * long becomes the less accurate, still not significantly, and now both
+ * figures point the same way. */
 static void
 test_comparison_balance (void)
 {
@@ -865,9 +875,11 @@ test_comparison_balance (void)
   g_assert_cmpstr (json_object_get_string_member (object, "less_robust"), ==, "b");
   g_assert_false (json_object_get_boolean_member (object, "significant"));
   g_assert_cmpstr (json_object_get_string_member (object, "module"), ==, "undetermined");
+  g_assert_cmpstr (json_object_get_string_member (object, "agreement"), ==, "neither");
   g_assert_cmpstr (grammar_comparison_get_conclusion (comparison), ==,
-                   "long is less robust than short, but not significantly (accuracy 0.6250 vs 0.8500, "
-                   "z = -1.79, p = 0.073, alpha 0.05): no module can be blamed");
+                   "long is less robust than short by both figures, but neither significantly (accuracy 0.6250 vs "
+                   "0.8500, z = -1.79, p = 0.073; robustness 0.8333 vs 0.8500, z = -0.16, p = 0.87, alpha 0.05): "
+                   "no module can be blamed");
 }
 
 /* Twenty groups of ten a side: a answers 9 of 10 in every group (the
@@ -928,21 +940,28 @@ test_comparison_modules (void)
   /* 180/200 vs 120/200 both ways: the difference is the retrieval's */
   g_assert_cmpstr (module_of (retrieval), ==, "retrieval");
   g_assert_cmpstr (grammar_comparison_get_conclusion (retrieval), ==,
-                   "long is less robust than short (accuracy 0.6000 vs 0.9000, z = -6.93, p < 0.001); the "
-                   "difference remains with language-model errors removed (retrieval accuracy 0.6000 vs 0.9000, "
-                   "p < 0.001): retrieval accounts for it");
+                   "long is less robust than short by both figures (accuracy 0.6000 vs 0.9000, z = -6.93, "
+                   "p < 0.001; robustness 0.6000 vs 0.9000, z = -6.93, p < 0.001): its wordings fail more often "
+                   "whether the knowledge-gap groups are counted (accuracy) or left out (robustness, GRAMMAR §3.3, "
+                   "Eq. 1); the accuracy difference remains with language-model errors removed (retrieval accuracy "
+                   "0.6000 vs 0.9000, p < 0.001): retrieval accounts for it");
   /* 180 vs 120, but 180 vs 180 with language-model errors removed */
   g_assert_cmpstr (module_of (language_model), ==, "language-model");
   g_assert_cmpstr (grammar_comparison_get_conclusion (language_model), ==,
-                   "long is less robust than short (accuracy 0.6000 vs 0.9000, z = -6.93, p < 0.001); with "
-                   "language-model errors removed the difference is not significant (retrieval accuracy "
-                   "0.9000 vs 0.9000, p = 1): the language model accounts for it");
+                   "long is less robust than short by both figures (accuracy 0.6000 vs 0.9000, z = -6.93, "
+                   "p < 0.001; robustness 0.6000 vs 0.9000, z = -6.93, p < 0.001): its wordings fail more often "
+                   "whether the knowledge-gap groups are counted (accuracy) or left out (robustness, GRAMMAR §3.3, "
+                   "Eq. 1); with language-model errors removed the accuracy difference is not significant "
+                   "(retrieval accuracy 0.9000 vs 0.9000, p = 1): the language model accounts for it");
   /* 180 vs 100, and 180 vs 160 (p = 0.0051): less than half is left */
   g_assert_cmpstr (module_of (both), ==, "both");
   g_assert_cmpstr (grammar_comparison_get_conclusion (both), ==,
-                   "long is less robust than short (accuracy 0.5000 vs 0.9000, z = -8.73, p < 0.001); the "
-                   "difference shrinks by more than half with language-model errors removed (retrieval accuracy "
-                   "0.8000 vs 0.9000, p = 0.0051): both retrieval and the language model account for it");
+                   "long is less robust than short by both figures (accuracy 0.5000 vs 0.9000, z = -8.73, "
+                   "p < 0.001; robustness 0.5000 vs 0.9000, z = -8.73, p < 0.001): its wordings fail more often "
+                   "whether the knowledge-gap groups are counted (accuracy) or left out (robustness, GRAMMAR §3.3, "
+                   "Eq. 1); the accuracy difference shrinks by more than half with language-model errors removed "
+                   "(retrieval accuracy 0.8000 vs 0.9000, p = 0.0051): both retrieval and the language model "
+                   "account for it");
   /* 180 vs 120, but 180 vs 200 with language-model errors removed: a
    * significant retrieval difference the other way does not explain it */
   g_assert_cmpstr (module_of (opposite), ==, "language-model");
@@ -950,13 +969,14 @@ test_comparison_modules (void)
   assert_z (find_test (json_node_get_object (node), "retrieval_accuracy"), -4.588314677411, 0.000004468387);
   g_clear_pointer (&node, json_node_unref);
   grammar_test_assert_contains (grammar_comparison_get_conclusion (opposite),
-                                "(retrieval accuracy 1.0000 vs 0.9000, p < 0.001): the language model accounts "
-                                "for it");
+                                "; with language-model errors removed the accuracy difference turns the other "
+                                "way (retrieval accuracy 1.0000 vs 0.9000, p < 0.001): the language model "
+                                "accounts for it");
   /* same style on both sides: named by their files */
   g_assert_cmpstr (module_of (equal), ==, "undetermined");
   g_assert_cmpstr (grammar_comparison_get_conclusion (equal), ==,
-                   "a.jsonl and b.jsonl are equally robust (accuracy 0.9000 vs 0.9000, z = 0.00, p = 1): "
-                   "no difference to attribute");
+                   "a.jsonl and b.jsonl are equally robust by both figures (accuracy 0.9000 vs 0.9000, z = 0.00, "
+                   "p = 1; robustness 0.9000 vs 0.9000, z = 0.00, p = 1): no difference to attribute");
   node = grammar_comparison_to_json (equal);
   g_assert_true (json_object_get_null_member (json_node_get_object (node), "less_robust"));
   g_assert_false (json_object_get_boolean_member (json_node_get_object (node), "significant"));
@@ -974,15 +994,16 @@ test_comparison_modules (void)
   g_assert_false (json_object_get_boolean_member (json_node_get_object (node), "significant"));
   g_assert_cmpstr (module_of (undefined), ==, "undetermined");
   g_assert_cmpstr (grammar_comparison_get_conclusion (undefined), ==,
-                   "accuracy cannot be compared (accuracy 0.9000 vs undefined): long has no measured record "
-                   "in the compared groups");
+                   "neither accuracy nor robustness can be compared (accuracy 0.9000 vs undefined): long has no "
+                   "measured record in the compared groups");
 }
 
 /* b answers its even groups in every wording and none of its odd ones:
  * the odd groups are gaps in b only. b's robustness leaves them out
  * (100/100 against a's 180/200, significantly higher), but a answered
  * them, so they are failures of b's wording: by accuracy (100/200
- * against 180/200) b is the less robust, and that is the verdict. */
+ * against 180/200) b is the less robust. Both significant, opposite
+ * ways: the conclusion says both, and why (b's λ). */
 static void
 test_comparison_gap_in_one_run (void)
 {
@@ -1009,10 +1030,212 @@ test_comparison_gap_in_one_run (void)
   g_assert_cmpstr (json_object_get_string_member (object, "less_robust"), ==, "b");
   g_assert_true (json_object_get_boolean_member (object, "significant"));
   g_assert_cmpstr (json_object_get_string_member (object, "module"), ==, "retrieval");
+  g_assert_cmpstr (json_object_get_string_member (object, "agreement"), ==, "opposite");
   g_assert_cmpstr (grammar_comparison_get_conclusion (comparison), ==,
-                   "long is less robust than short (accuracy 0.5000 vs 0.9000, z = -8.73, p < 0.001); the "
-                   "difference remains with language-model errors removed (retrieval accuracy 0.5000 vs 0.9000, "
-                   "p < 0.001): retrieval accounts for it");
+                   "accuracy and robustness disagree, both significantly: long has lower accuracy than short "
+                   "(0.5000 vs 0.9000, z = -8.73, p < 0.001) but higher robustness (1.0000 vs 0.9000, z = 3.27, "
+                   "p = 0.0011): the gap groups of long hold more of its records (λ 0.5000 vs 0.0000), which "
+                   "accuracy counts as failures of its wording and robustness leaves out as knowledge gaps "
+                   "(GRAMMAR §3.3, Eq. 1); the accuracy difference remains with language-model errors removed "
+                   "(retrieval accuracy 0.5000 vs 0.9000, p < 0.001): retrieval accounts for it");
+}
+
+/* Two runs of @n groups: group gI holds @outcomes_a[I] in run a (style
+ * @style_a, a.jsonl) and @outcomes_b[I] in run b. */
+static GrammarComparison *
+compare_groups (const char * const *outcomes_a,
+                const char * const *outcomes_b,
+                guint               n,
+                const char         *style_a,
+                const char         *style_b)
+{
+  GString *text_a = g_string_new (NULL), *text_b = g_string_new (NULL);
+  g_autofree char *jsonl_a = NULL, *jsonl_b = NULL;
+  g_autoptr (GPtrArray) records_a = NULL, records_b = NULL;
+  g_autoptr (GrammarEvaluation) a = NULL, b = NULL;
+  g_autoptr (GError) error = NULL;
+  GrammarComparison *comparison;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *group = g_strdup_printf ("g%u", i);
+
+      add_group (text_a, group, NULL, style_a, NULL, "[[1]]", outcomes_a[i]);
+      add_group (text_b, group, NULL, style_b, NULL, "[[1]]", outcomes_b[i]);
+    }
+  jsonl_a = g_string_free (text_a, FALSE);
+  jsonl_b = g_string_free (text_b, FALSE);
+  records_a = records_of (jsonl_a);
+  records_b = records_of (jsonl_b);
+  a = grammar_evaluation_new (records_a, "a.jsonl", &error);
+  g_assert_no_error (error);
+  b = grammar_evaluation_new (records_b, "b.jsonl", &error);
+  g_assert_no_error (error);
+  comparison = grammar_comparison_new (a, b, FALSE, 0.05, &error);
+  g_assert_no_error (error);
+  return comparison;
+}
+
+static const char *
+agreement_of (GrammarComparison *comparison)
+{
+  g_autoptr (JsonNode) node = grammar_comparison_to_json (comparison);
+  static char agreement[32];
+
+  g_strlcpy (agreement, json_object_get_string_member (json_node_get_object (node), "agreement"),
+             sizeof agreement);
+  return agreement;
+}
+
+/* The case of issue 16: accuracy calls long the less robust, not
+ * significantly (p = 0.052), while robustness calls it the more robust,
+ * significantly (0.9785 vs 0.7518, z = 4.65). Long fails every wording of
+ * 16 of the 47 groups, which short answers: its robustness leaves them out
+ * (91/93), its accuracy counts them (91/141 against short's 106/141). The
+ * conclusion says both in one sentence, and why (λ), whichever run is -i. */
+static void
+test_comparison_contradiction (void)
+{
+  const char *outcomes_long[47], *outcomes_short[47];
+  g_autoptr (GrammarComparison) comparison = NULL;
+  g_autoptr (GrammarComparison) swapped = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  JsonObject *object, *test;
+  const char *expected =
+    "accuracy and robustness disagree: long has lower accuracy than short, not significantly (0.6454 vs 0.7518, "
+    "z = -1.95, p = 0.052, alpha 0.05) but higher robustness (0.9785 vs 0.7518, z = 4.65, p < 0.001): the gap "
+    "groups of long hold more of its records (λ 0.3404 vs 0.0000), which accuracy counts as failures of its "
+    "wording and robustness leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); no module is sought without a "
+    "significant accuracy difference";
+
+  for (guint i = 0; i < 47; i++)
+    {
+      outcomes_long[i] = i < 16 ? "RRR" : i < 45 ? "CCC" : "CCR";
+      outcomes_short[i] = i < 24 ? "CCC" : i < 35 ? "CCL" : "CLR";
+    }
+  comparison = compare_groups (outcomes_long, outcomes_short, 47, "long", "short");
+  node = grammar_comparison_to_json (comparison);
+  object = json_node_get_object (node);
+  test = find_test (object, "accuracy");
+  assert_sample (test, "a", 91, 141, 0.563529587656, 0.719538536047);
+  assert_sample (test, "b", 106, 141, 0.674428505594, 0.815762635454);
+  assert_z (test, -1.946584394067, 0.051584581070);
+  test = find_test (object, "robustness");
+  assert_sample (test, "a", 91, 93, 0.924945373025, 0.994082500245);
+  assert_sample (test, "b", 106, 141, 0.674428505594, 0.815762635454);
+  assert_z (test, 4.651765701239, 0.000003291049);
+
+  g_assert_cmpstr (json_object_get_string_member (object, "less_robust"), ==, "a");
+  g_assert_false (json_object_get_boolean_member (object, "significant"));
+  g_assert_cmpstr (json_object_get_string_member (object, "module"), ==, "undetermined");
+  g_assert_cmpstr (json_object_get_string_member (object, "agreement"), ==, "robustness-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (comparison), ==, expected);
+
+  swapped = compare_groups (outcomes_short, outcomes_long, 47, "short", "long");
+  g_assert_cmpstr (agreement_of (swapped), ==, "robustness-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (swapped), ==, expected);
+}
+
+/* The other cases, each with its wording (doc/report.md, "Reading the
+ * conclusion"). Groups of ten; a run's groups in @outcomes by index. */
+static void
+test_comparison_cases (void)
+{
+  const char *nine[20], *eight[20], *gaps_then_nine[20], *gaps_then_mixed[20], *equal_accuracy[20];
+  const char *three_quarters[20], *all_gaps[20], *nine_or_gap[20];
+  const char *first_gaps_nine[20], *later_gaps_eight[20], *one_gap_mixed[20];
+  g_autoptr (GrammarComparison) accuracy_only = NULL, robustness_only = NULL, robustness_equal = NULL;
+  g_autoptr (GrammarComparison) accuracy_equal = NULL, no_robustness = NULL, same_lambda = NULL;
+  g_autoptr (GrammarComparison) nothing_significant = NULL;
+
+  for (guint i = 0; i < 20; i++)
+    {
+      nine[i] = "CCCCCCCCCR";
+      eight[i] = "CCCCCCCCRR";
+      three_quarters[i] = i % 2 == 0 ? "CCCCCCCCRR" : "CCCCCCCRRR";
+      gaps_then_nine[i] = i < 2 ? "RRRRRRRRRR" : "CCCCCCCCCR";
+      gaps_then_mixed[i] = i < 4 ? "RRRRRRRRRR" : i % 2 == 0 ? "CCCCCCCCCR" : "CCCCCCCCRR";
+      equal_accuracy[i] = i < 2 ? "RRRRRRRRRR" : i < 18 ? "CCCCCCCCCR" : "CCCCCCCCRR";
+      all_gaps[i] = "RRRRRRRRRR";
+      nine_or_gap[i] = i % 2 == 0 ? "CCCCCCCCCR" : "RRRRRRRRRR";
+      first_gaps_nine[i] = i < 4 ? "RRRRRRRRRR" : "CCCCCCCCCR";
+      later_gaps_eight[i] = i >= 4 && i < 8 ? "RRRRRRRRRR" : "CCCCCCCCRR";
+      one_gap_mixed[i] = i == 0 ? "RRRRRRRRRR" : i < 9 ? "CCCCCCCCCR" : "CCCCCCCCRR";
+    }
+
+  /* Accuracy 180/200 vs 136/200 (p < 0.001), robustness 180/200 vs
+   * 136/160 (p = 0.15): the same way, only accuracy significant. */
+  accuracy_only = compare_groups (nine, gaps_then_mixed, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (accuracy_only), ==, "accuracy-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (accuracy_only), ==,
+                   "long is less robust than short by accuracy (0.6800 vs 0.9000, z = -5.40, p < 0.001), but its "
+                   "robustness is not significantly lower (0.8500 vs 0.9000, z = -1.44, p = 0.15, alpha 0.05): "
+                   "the gap groups of long hold more of its records (λ 0.2000 vs 0.0000), which accuracy counts "
+                   "as failures of its wording and robustness leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); "
+                   "the accuracy difference remains with language-model errors removed (retrieval accuracy 0.6800 "
+                   "vs 0.9000, p < 0.001): retrieval accounts for it");
+
+  /* Robustness 162/180 vs 150/200 (p < 0.001), accuracy 162/200 vs
+   * 150/200 (p = 0.15): the same way, only robustness significant. */
+  robustness_only = compare_groups (gaps_then_nine, three_quarters, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (robustness_only), ==, "robustness-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (robustness_only), ==,
+                   "long is less robust than short by robustness (0.7500 vs 0.9000, z = -3.81, p < 0.001), but its "
+                   "accuracy is not significantly lower (0.7500 vs 0.8100, z = -1.45, p = 0.15, alpha 0.05): the "
+                   "gap groups of short hold more of its records (λ 0.1000 vs 0.0000), which accuracy counts as "
+                   "failures of its wording and robustness leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); no "
+                   "module is sought without a significant accuracy difference");
+
+  /* Accuracy 180/200 vs 90/200, robustness 180/200 vs 90/100: long
+   * answers its half of the groups as well as short does. */
+  robustness_equal = compare_groups (nine, nine_or_gap, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (robustness_equal), ==, "accuracy-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (robustness_equal), ==,
+                   "long is less robust than short by accuracy (0.4500 vs 0.9000, z = -9.61, p < 0.001), but their "
+                   "robustness is equal (0.9000 vs 0.9000, z = 0.00, p = 1): the gap groups of long hold more of "
+                   "its records (λ 0.5000 vs 0.0000), which accuracy counts as failures of its wording and "
+                   "robustness leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); the accuracy difference remains "
+                   "with language-model errors removed (retrieval accuracy 0.4500 vs 0.9000, p < 0.001): "
+                   "retrieval accounts for it");
+
+  /* Accuracy 160/200 both, robustness 160/200 vs 160/180. */
+  accuracy_equal = compare_groups (eight, equal_accuracy, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (accuracy_equal), ==, "robustness-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (accuracy_equal), ==,
+                   "short is less robust than long by robustness (0.8000 vs 0.8889, z = -2.37, p = 0.018), but their "
+                   "accuracy is equal (0.8000 vs 0.8000, z = 0.00, p = 1): the gap groups of long hold more of its "
+                   "records (λ 0.1000 vs 0.0000), which accuracy counts as failures of its wording and robustness "
+                   "leaves out as knowledge gaps (GRAMMAR §3.3, Eq. 1); no module is sought without a significant "
+                   "accuracy difference");
+
+  /* Robustness 128/160 vs 144/160 (p = 0.012), accuracy 128/200 vs
+   * 144/200 (p = 0.086): both runs have a fifth of their records in gap
+   * groups, so λ does not explain it and the clause is general. */
+  same_lambda = compare_groups (first_gaps_nine, later_gaps_eight, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (same_lambda), ==, "robustness-only");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (same_lambda), ==,
+                   "long is less robust than short by robustness (0.8000 vs 0.9000, z = -2.50, p = 0.012), but its "
+                   "accuracy is not significantly lower (0.6400 vs 0.7200, z = -1.71, p = 0.086, alpha 0.05): "
+                   "robustness leaves each run's knowledge-gap groups out (GRAMMAR §3.3, Eq. 1), accuracy over the "
+                   "compared groups counts them; no module is sought without a significant accuracy difference");
+
+  /* Accuracy 160/200 both, robustness 160/200 vs 160/190 (p = 0.28). */
+  nothing_significant = compare_groups (eight, one_gap_mixed, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (nothing_significant), ==, "neither");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (nothing_significant), ==,
+                   "short is less robust than long by robustness, not significantly (0.8000 vs 0.8421, z = -1.08, "
+                   "p = 0.28, alpha 0.05), and their accuracy is equal (0.8000 vs 0.8000, z = 0.00, p = 1): no "
+                   "module can be blamed");
+
+  /* Long fails every group short answers: no robustness to compare. */
+  no_robustness = compare_groups (nine, all_gaps, 20, "short", "long");
+  g_assert_cmpstr (agreement_of (no_robustness), ==, "undefined");
+  g_assert_cmpstr (grammar_comparison_get_conclusion (no_robustness), ==,
+                   "long is less robust than short by accuracy (0.0000 vs 0.9000, z = -18.09, p < 0.001), and their "
+                   "robustness cannot be compared (undefined vs 0.9000): long has no robust or non-robust group "
+                   "among the compared ones, and robustness leaves gap groups out (GRAMMAR §3.3, Eq. 1); the "
+                   "accuracy difference remains with language-model errors removed (retrieval accuracy 0.0000 vs "
+                   "0.9000, p < 0.001): retrieval accounts for it");
 }
 
 static void
@@ -1068,6 +1291,8 @@ main (int    argc,
   g_test_add_func ("/evaluation/comparison/balance", test_comparison_balance);
   g_test_add_func ("/evaluation/comparison/modules", test_comparison_modules);
   g_test_add_func ("/evaluation/comparison/gap-in-one-run", test_comparison_gap_in_one_run);
+  g_test_add_func ("/evaluation/comparison/contradiction", test_comparison_contradiction);
+  g_test_add_func ("/evaluation/comparison/cases", test_comparison_cases);
   g_test_add_func ("/evaluation/comparison/errors", test_comparison_errors);
 
   status = g_test_run ();

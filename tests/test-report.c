@@ -66,7 +66,10 @@ static const char report_json[] =
   "              \"b\": {\"successes\": 136, \"n\": 280, \"rate\": 0.4857143, \"interval\": [0.4276, 0.5442]},\n"
   "              \"difference\": 0.0809524, \"z\": 1.95, \"p\": 0.00000123}],\n"
   "   \"less_robust\": \"b\", \"significant\": true, \"alpha\": 0.05, \"module\": \"retrieval\",\n"
-  "   \"conclusion\": \"long is less robust than short (accuracy 0.3935 vs 0.5065, z = -2.83, p = 0.0047); the"
+  "   \"agreement\": \"agree\",\n"
+  "   \"conclusion\": \"long is less robust than short by both figures (accuracy 0.3935 vs 0.5065, z = -2.83,"
+  " p = 0.0047; robustness 0.4357 vs 0.5233, z = -2.11, p = 0.035): its wordings fail more often whether the"
+  " knowledge-gap groups are counted (accuracy) or left out (robustness, GRAMMAR §3.3, Eq. 1); the accuracy"
   " difference remains with language-model errors removed (retrieval accuracy 0.4419 vs 0.5484, p = 0.008):"
   " retrieval accounts for it\"}}\n";
 
@@ -251,9 +254,11 @@ test_text (void)
   assert_line (text, "Robustness +0\\.5233 \\(157/300\\)  \\[0\\.4670, 0\\.5791\\]  0\\.4357 \\(122/280\\)  "
                "\\[0\\.3789, 0\\.4942\\] +\\+0\\.0876 +\\+2\\.1012 +0\\.0356");
   assert_line (text, "Retrieval robustness .* +<0\\.0001");
-  assert_line (text, "Less robust: B \\(long\\)\\. Significant at α = 0\\.0500: yes\\. Module: retrieval\\.");
-  assert_line (text, "Conclusion: long is less robust than short \\(accuracy 0\\.3935 vs 0\\.5065, z = -2\\.83, "
-               "p = 0\\.0047\\); the difference remains .*: retrieval accounts for it");
+  assert_line (text, "Less robust by accuracy: B \\(long\\)\\. Significant at α = 0\\.0500: yes\\. "
+               "Module: retrieval\\.");
+  assert_line (text, "Conclusion: long is less robust than short by both figures \\(accuracy 0\\.3935 vs 0\\.5065, "
+               "z = -2\\.83, p = 0\\.0047; robustness .*\\): .*; the accuracy difference remains .*: retrieval "
+               "accounts for it");
 }
 
 static void
@@ -290,8 +295,8 @@ test_markdown (void)
   assert_absent (text, "\033");
   assert_line (text, "\\| Robustness \\| 0\\.5233 \\(157/300\\) \\| \\[0\\.4670, 0\\.5791\\] \\| .* \\| \\+0\\.0876 \\| "
                "\\+2\\.1012 \\| 0\\.0356 \\|");
-  assert_line (text, "\\*\\*Conclusion:\\*\\* long is less robust than short \\(accuracy 0\\.3935 vs 0\\.5065, "
-               "z = -2\\.83, p = 0\\.0047\\); .*: retrieval accounts for it");
+  assert_line (text, "\\*\\*Conclusion:\\*\\* long is less robust than short by both figures \\(accuracy "
+               "0\\.3935 vs 0\\.5065, z = -2\\.83, p = 0\\.0047; .*: retrieval accounts for it");
 
   /* Every row of the errors table has its 11 cells: no unescaped | in the data. */
   for (guint i = 0; lines[i] != NULL; i++)
@@ -345,9 +350,12 @@ test_html (void)
   g_assert_nonnull (strstr (html, "<title>gap: 27</title>"));
   g_assert_nonnull (strstr (html, "gap: 27 groups, 270 instances"));
   g_assert_nonnull (strstr (html, "<p class=\"conclusion\"><strong>Conclusion:</strong> long is less robust than "
-                                  "short (accuracy 0.3935 vs 0.5065, z = -2.83, p = 0.0047); the difference remains "
-                                  "with language-model errors removed (retrieval accuracy 0.4419 vs 0.5484, "
-                                  "p = 0.008): retrieval accounts for it</p>"));
+                                  "short by both figures (accuracy 0.3935 vs 0.5065, z = -2.83, p = 0.0047; "
+                                  "robustness 0.4357 vs 0.5233, z = -2.11, p = 0.035): its wordings fail more often "
+                                  "whether the knowledge-gap groups are counted (accuracy) or left out (robustness, "
+                                  "GRAMMAR §3.3, Eq. 1); the accuracy difference remains with language-model errors "
+                                  "removed (retrieval accuracy 0.4419 vs 0.5484, p = 0.008): retrieval accounts for "
+                                  "it</p>"));
 }
 
 /* The smallest report: the required members, all metrics undefined. */
@@ -393,7 +401,7 @@ test_null_metrics (void)
       if (formats[i] == GRAMMAR_REPORT_FORMAT_TEXT)
         {
           assert_line (out, "Robustness +— \\(0/0\\)  — +— \\(—/—\\)  — +— +— +—");
-          assert_line (out, "Less robust: neither\\. Significant at α = —: no\\. Module: —\\.");
+          assert_line (out, "Less robust by accuracy: neither\\. Significant at α = —: no\\. Module: —\\.");
         }
     }
 }
@@ -591,10 +599,12 @@ test_cli_against (Fixture       *fixture,
   assert_line (run.out, "Gap groups balanced +yes");
   assert_line (run.out, "α +0\\.1000");
   assert_line (run.out, "Robustness +0\\.\\d{4} \\(\\d+/\\d+\\) .*");
-  assert_line (run.out, "Less robust: B \\(long\\)\\..*");
-  /* Balanced, long keeps no gap group: its accuracy is its robustness. */
-  assert_line (run.out, "Conclusion: long is less robust than short \\(accuracy 0\\.4545 vs 0\\.8000, z = -1\\.83, "
-               "p = 0\\.067\\); .*: retrieval accounts for it");
+  assert_line (run.out, "Less robust by accuracy: B \\(long\\)\\..*");
+  /* Balanced, long keeps no gap group: its accuracy is its robustness,
+   * and at alpha 0.1 both figures say so. */
+  assert_line (run.out, "Conclusion: long is less robust than short by both figures \\(accuracy 0\\.4545 vs "
+               "0\\.8000, z = -1\\.83, p = 0\\.067; robustness 0\\.4545 vs 0\\.8000, z = -1\\.83, "
+               "p = 0\\.067\\): .*: retrieval accounts for it");
 }
 
 static void
