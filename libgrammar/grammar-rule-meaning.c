@@ -256,18 +256,23 @@ find_owner_entity (GPtrArray  *entities,
 }
 
 /* “director” for `director_id`, “supervisor” for `SupervisorID`,
- * “person” for `People_ID`; NULL for a plain `id` and for a column
- * that is not named as a key to a row (`isbn`, `client`): a code is
- * no role. */
+ * “person” for `People_ID`, “manager” for `manager`; NULL for a plain
+ * `id` and for a code (`isbn`, `book_isbn`, `country_code`): a code
+ * joins rows but is no role. */
 static char *
 role_of_column (const char *column)
 {
   g_autofree char *words = grammar_rule_verbalizer_humanize (column);
   gsize len = strlen (words);
+  const char *last;
 
-  if (len <= 3 || g_ascii_strcasecmp (words + len - 3, " id") != 0)
+  if (len > 3 && g_ascii_strcasecmp (words + len - 3, " id") == 0)
+    words[len - 3] = '\0';
+  if (words[0] == '\0' || g_ascii_strcasecmp (words, "id") == 0)
     return NULL;
-  words[len - 3] = '\0';
+  last = strrchr (words, ' ');
+  if (grammar_rules_is_code_word (last != NULL ? last + 1 : words))
+    return NULL;
   return grammar_rule_verbalizer_entity_noun (words);
 }
 
@@ -301,6 +306,9 @@ join_role (GArray    *tokens,
         continue;
       other = left == owner ? right : left;
       other_column = grammar_rules_token_at (tokens, left == owner ? i + 6 : i + 2)->text;
+      /* `ba.isbn = b.isbn`: a key shared under one name, not a role. */
+      if (g_ascii_strcasecmp (grammar_rules_token_at (tokens, i + 2)->text, grammar_rules_token_at (tokens, i + 6)->text) == 0)
+        continue;
       role = role_of_column (other_column);
       other_noun = grammar_rule_verbalizer_entity_noun (other->table);
       if (role != NULL && !g_str_equal (role, owner_noun) && !g_str_equal (role, other_noun))

@@ -141,6 +141,17 @@ in_list (const char         *word,
   return g_strv_contains (list, word);
 }
 
+/* Whether @word names a code rather than a thing: `isbn`, `code`,
+ * `number`, `key`… */
+gboolean
+grammar_rules_is_code_word (const char *word)
+{
+  static const char * const code_words[] = { "code", "number", "no", "nr", "num", "key", "ref", "reference", NULL };
+  g_autofree char *lower = g_utf8_strdown (word, -1);
+
+  return (in_list (lower, codes) && !g_str_equal (lower, "id")) || in_list (lower, code_words);
+}
+
 static gboolean
 is_all_caps (const char *word)
 {

@@ -195,6 +195,8 @@ GPtrArray * grammar_rules_identifier_words (const char *identifier);
 G_GNUC_INTERNAL
 ValueKind grammar_rules_value_kind (const char *declared_type);
 G_GNUC_INTERNAL
+gboolean grammar_rules_is_code_word (const char *word);
+G_GNUC_INTERNAL
 char * grammar_rules_column_phrase (const char *column, ValueKind kind, const char *owner_noun);
 G_GNUC_INTERNAL
 gboolean grammar_rules_phrase_is_plural (const char *phrase);

@@ -46,9 +46,10 @@
  * by the column that points at it when that says more than its table
  * does: in `FROM employee e JOIN employee s ON e.supervisor_id =
  * s.employee_id WHERE e.name = '[employee.name]'`, `s.name` is “the name
- * of the supervisor of the employee named '[employee.name]'”. Only a
- * column named as a key (`…_id`) gives a role: a code such as `isbn`
- * joins rows but names none. A projection from another table than the
+ * of the supervisor of the employee named '[employee.name]'”. A code
+ * (`isbn`, `country_code`), or a key of the same name on both sides
+ * (`ba.isbn = b.isbn`), joins rows but names no role. A projection
+ * from another table than the
  * placeholders' reads “the name of the client of the project …”; from
  * a table linking several, “the years working recorded for the company
  * … and the person …”. No frame chains bare nouns with “of the … for

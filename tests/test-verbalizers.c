@@ -564,6 +564,19 @@ test_rules_code_keys (void)
         assert_has_text (texts, "What is the role recorded for the book titled '[book.Title]' and the author named "
                                 "'[Authors.FullName]'?");
     }
+  {
+    /* A code under another name is no role either; a plain column that
+     * points at a row is. */
+    g_autoptr (GPtrArray) by_code = all_variants ("SELECT b.Title FROM loans l JOIN book b ON l.book_isbn = b.isbn "
+                                                  "WHERE l.loan_code = '[loans.loan_code]'", "interrogative");
+    g_autoptr (GPtrArray) managers = all_variants ("SELECT e.name FROM project p JOIN employee e ON p.manager = "
+                                                   "e.employee_id WHERE p.name = '[project.name]'", "interrogative");
+
+    assert_has_text (by_code, "What is the title of the book of the loan whose code is '[loans.loan_code]'?");
+    for (guint i = 0; i < by_code->len; i++)
+      g_assert_null (strstr (grammar_text_template_get_text (g_ptr_array_index (by_code, i)), "ISBN"));
+    assert_has_text (managers, "What is the name of the manager of the project named '[project.name]'?");
+  }
 }
 
 /* Without a schema, an unqualified column of a join is taken for the
