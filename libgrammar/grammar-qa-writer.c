@@ -468,6 +468,24 @@ render_value_texts (Writer *writer,
     }
 }
 
+/* Whether a value of the group, as written in a text, holds a quote.
+ * grammar_text_template_fill() then chooses other quotes around it than
+ * the text has, which a pattern cannot: such groups are filled text by
+ * text. */
+static gboolean
+values_hold_quotes (Writer *writer,
+                    guint   n)
+{
+  for (guint p = 0; p < n; p++)
+    {
+      const Buffer *text = &writer->value_texts[p];
+
+      if (text->len > 0 && (memchr (text->data, '\'', text->len) != NULL || memchr (text->data, '"', text->len) != NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Whether @pattern, with the group's values, gives what @filled is. */
 static gboolean
 pattern_matches (Writer     *writer,
@@ -570,9 +588,10 @@ write_record (Writer     *writer,
               Group      *values,
               const char *group,
               StyleTexts *style,
-              guint       index)
+              guint       index,
+              gboolean    quotes)
 {
-  Pattern *pattern = g_ptr_array_index (style->patterns, index);
+  Pattern *pattern = quotes ? NULL : g_ptr_array_index (style->patterns, index);
   Buffer *out = &writer->out;
 
   buffer_append_literal (out, "{\"id\":\"");
@@ -638,6 +657,7 @@ write_group (Writer     *writer,
   guint8 digest[32];
   gsize digest_length = sizeof digest;
   char group[14];
+  gboolean quotes;
 
   if (!plan->prepared)
     prepare_plan (writer, plan);
@@ -672,7 +692,8 @@ write_group (Writer     *writer,
    * take the texts of the values. */
   render_sql (writer, plan, &values_group);
   render_value_texts (writer, plan, &values_group);
-  if (!plan->verified)
+  quotes = values_hold_quotes (writer, plan->n_placeholders);
+  if (!plan->verified && !quotes)
     verify_patterns (writer, plan, &values_group);
 
   writer->record_end.len = 0;
@@ -694,7 +715,7 @@ write_group (Writer     *writer,
 
       choose_texts (writer, digest, style);
       for (guint i = 0; i < writer->chosen->len; i++)
-        write_record (writer, plan, &values_group, group, style, g_array_index (writer->chosen, guint, i));
+        write_record (writer, plan, &values_group, group, style, g_array_index (writer->chosen, guint, i), quotes);
     }
   g_clear_pointer (&values_group.tuple, g_variant_unref);
 }

@@ -117,8 +117,41 @@ is_own (const char *column,
          (g_str_has_suffix (noun, owner) && noun[strlen (noun) - strlen (owner) - 1] == ' ');
 }
 
+/* A name as the schema spells it: without its quotes. */
+static char *
+bare_name (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len >= 2 && strchr ("\"`[", name[0]) != NULL && name[len - 1] == (name[0] == '[' ? ']' : name[0]))
+    return g_strndup (name + 1, len - 2);
+  return g_strdup (name);
+}
+
+/* What @column of @table holds, by its declared type in @schema. */
+static ValueKind
+column_kind (GrammarSchema *schema,
+             const char    *table,
+             const char    *column)
+{
+  g_autofree char *table_name = NULL;
+  g_autofree char *column_name = NULL;
+  GrammarTable *found;
+  GrammarColumn *declared;
+
+  if (schema == NULL || table == NULL || column == NULL)
+    return VALUE_KIND_UNKNOWN;
+  table_name = bare_name (table);
+  column_name = bare_name (column);
+  found = grammar_schema_get_table (schema, table_name);
+  declared = found != NULL ? grammar_table_get_column (found, column_name) : NULL;
+  return declared != NULL ? grammar_rules_value_kind (grammar_column_get_declared_type (declared)) :
+                            VALUE_KIND_UNKNOWN;
+}
+
 static GPtrArray *
 read_entities (GrammarSqlTemplate *sql_template,
+               GrammarSchema      *schema,
                GArray             *tokens)
 {
   GPtrArray *entities = g_ptr_array_new_with_free_func (entity_free);
@@ -126,13 +159,16 @@ read_entities (GrammarSqlTemplate *sql_template,
   for (guint i = 0; i < grammar_sql_template_get_n_placeholders (sql_template); i++)
     {
       Entity *entity = g_new0 (Entity, 1);
+      const char *column = grammar_sql_template_get_placeholder_column (sql_template, i);
 
       entity->table = g_strdup (grammar_sql_template_get_placeholder_table (sql_template, i));
       entity->noun = grammar_rule_verbalizer_entity_noun (entity->table);
-      entity->column = grammar_rule_verbalizer_humanize (
-        grammar_sql_template_get_placeholder_column (sql_template, i));
+      entity->column = grammar_rules_column_phrase (column, column_kind (schema, entity->table, column),
+                                                    entity->noun);
+      entity->column_plural = grammar_rules_phrase_is_plural (entity->column);
       find_occurrence (tokens, grammar_sql_template_get_placeholder (sql_template, i), entity);
-      if (entity->comparison == COMPARISON_EQ && is_own (entity->column, "name", entity->noun))
+      if (entity->comparison == COMPARISON_EQ &&
+          (is_own (entity->column, "name", entity->noun) || g_str_equal (entity->column, "full name")))
         entity->naming = "named";
       else if (entity->comparison == COMPARISON_EQ && is_own (entity->column, "title", entity->noun))
         entity->naming = "titled";
@@ -220,16 +256,22 @@ find_owner_entity (GPtrArray  *entities,
 }
 
 /* “director” for `director_id`, “supervisor” for `SupervisorID`,
- * “person” for `People_ID`; NULL for a plain `id`. */
+ * “person” for `People_ID`, “manager” for `manager`; NULL for a plain
+ * `id` and for a code (`isbn`, `book_isbn`, `country_code`): a code
+ * joins rows but is no role. */
 static char *
 role_of_column (const char *column)
 {
   g_autofree char *words = grammar_rule_verbalizer_humanize (column);
   gsize len = strlen (words);
+  const char *last;
 
   if (len > 3 && g_ascii_strcasecmp (words + len - 3, " id") == 0)
     words[len - 3] = '\0';
   if (words[0] == '\0' || g_ascii_strcasecmp (words, "id") == 0)
+    return NULL;
+  last = strrchr (words, ' ');
+  if (grammar_rules_is_code_word (last != NULL ? last + 1 : words))
     return NULL;
   return grammar_rule_verbalizer_entity_noun (words);
 }
@@ -264,6 +306,9 @@ join_role (GArray    *tokens,
         continue;
       other = left == owner ? right : left;
       other_column = grammar_rules_token_at (tokens, left == owner ? i + 6 : i + 2)->text;
+      /* `ba.isbn = b.isbn`: a key shared under one name, not a role. */
+      if (g_ascii_strcasecmp (grammar_rules_token_at (tokens, i + 2)->text, grammar_rules_token_at (tokens, i + 6)->text) == 0)
+        continue;
       role = role_of_column (other_column);
       other_noun = grammar_rule_verbalizer_entity_noun (other->table);
       if (role != NULL && !g_str_equal (role, owner_noun) && !g_str_equal (role, other_noun))
@@ -276,35 +321,22 @@ join_role (GArray    *tokens,
  * its table loses the table's noun (`project.Project_Name` → “name”). */
 static char *
 describe_projection (Projection *projection,
-                     const char *table_noun)
+                     const char *table_noun,
+                     ValueKind   kind)
 {
   g_autofree char *base = NULL;
   gboolean star = projection->column == NULL || g_str_equal (projection->column, "*");
 
   if (star && projection->alias != NULL && projection->aggregate == NULL)
-    base = grammar_rule_verbalizer_humanize (projection->alias);
+    base = grammar_rules_column_phrase (projection->alias, VALUE_KIND_UNKNOWN, NULL);
   else if (star)
     base = g_strdup (projection->aggregate != NULL && table_noun != NULL ? table_noun : "details");
   else
-    base = grammar_rule_verbalizer_humanize (projection->column);
+    base = grammar_rules_column_phrase (projection->column, kind, table_noun);
 
-  if (!star && table_noun != NULL && g_str_has_prefix (base, table_noun) &&
-      base[strlen (table_noun)] == ' ')
-    {
-      char *rest = g_strdup (base + strlen (table_noun) + 1);
-
-      g_free (base);
-      base = rest;
-    }
   if (projection->aggregate == NULL)
     return g_steal_pointer (&base);
-  if (g_str_equal (projection->aggregate, "number of"))
-    {
-      g_autofree char *plural = grammar_rules_pluralize (base);
-
-      return g_strconcat ("number of ", plural, NULL);
-    }
-  return g_strconcat (projection->aggregate, " ", base, NULL);
+  return grammar_rules_phrase_aggregate (projection->aggregate, base);
 }
 
 static char *
@@ -361,11 +393,12 @@ describe_attribute (Meaning       *meaning,
       Projection *projection = g_ptr_array_index (projections, i);
       TableRef *ref = resolve_ref (refs, projection, schema);
       g_autofree char *noun = ref != NULL ? grammar_rule_verbalizer_entity_noun (ref->table) : NULL;
+      ValueKind kind = column_kind (schema, ref != NULL ? ref->table : NULL, projection->column);
 
-      g_ptr_array_add (phrases, describe_projection (projection, i == 0 ? meaning->owner : noun));
+      g_ptr_array_add (phrases, describe_projection (projection, i == 0 ? meaning->owner : noun, kind));
     }
   meaning->attribute = join_conjunction ((const char * const *) phrases->pdata, phrases->len);
-  meaning->plural = phrases->len > 1;
+  meaning->plural = phrases->len > 1 || grammar_rules_phrase_is_plural (meaning->attribute);
   meaning->plain = projections->len == 1 && first->aggregate == NULL;
   meaning->counting = projections->len == 1 && first->aggregate != NULL &&
                       g_str_equal (first->aggregate, "number of") &&
@@ -404,7 +437,7 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
   g_autoptr (GPtrArray) refs = NULL;
   guint n_entities;
 
-  meaning->entities = read_entities (sql_template, tokens);
+  meaning->entities = read_entities (sql_template, schema, tokens);
   n_entities = meaning->entities->len;
   if (read_select (tokens, &projections, &refs))
     {
@@ -438,7 +471,7 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
  * %R the attribute as a noun phrase without the entities (“the
  * industry”, “the name of the client”), %V “is” or “are”, %W “what's”
  * or “what are”, %N and %P an entity's noun and placeholder, %C its
- * column and %Q the comparison. */
+ * column, %K “is” or “are” for that column, and %Q the comparison. */
 
 void
 grammar_rules_slot_set (Slots      *slots,
@@ -495,16 +528,16 @@ describe_entity (Entity   *entity,
                  gboolean  counted)
 {
   static const char * const counted_named[] = { "%N %Q %P", "%N called %P", NULL };
-  static const char * const counted_equal[] = { "%N whose %C is %P", "%N with %C %P", NULL };
-  static const char * const counted_compare[] = { "%N whose %C is %Q %P", "%N with %C %Q %P", NULL };
+  static const char * const counted_equal[] = { "%N whose %C %K %P", "%N with %C %P", NULL };
+  static const char * const counted_compare[] = { "%N whose %C %K %Q %P", "%N with %C %Q %P", NULL };
   g_autofree char *plural = counted ? grammar_rules_pluralize (entity->noun) : NULL;
   static const char * const named_full[] = {
     "the %N %Q %P", "the %N called %P", "the %N %P", "the %N with the %C %P", NULL };
   static const char * const named_short[] = { "%N %P", "%P", NULL };
   static const char * const named_casual[] = { "%P", "the %N %P", NULL };
-  static const char * const equal_full[] = { "the %N whose %C is %P", "the %N with %C %P", NULL };
+  static const char * const equal_full[] = { "the %N whose %C %K %P", "the %N with %C %P", NULL };
   static const char * const equal_short[] = { "%N with %C %P", NULL };
-  static const char * const compare_full[] = { "the %N whose %C is %Q %P", "the %N with %C %Q %P", NULL };
+  static const char * const compare_full[] = { "the %N whose %C %K %Q %P", "the %N with %C %Q %P", NULL };
   static const char * const compare_short[] = { "%N with %C %Q %P", NULL };
   const char * const *formats;
   GPtrArray *descriptions = g_ptr_array_new_with_free_func (g_free);
@@ -523,6 +556,7 @@ describe_entity (Entity   *entity,
   grammar_rules_slot_set (&slots, 'N', counted ? plural : entity->noun);
   grammar_rules_slot_set (&slots, 'P', entity->written);
   grammar_rules_slot_set (&slots, 'C', entity->column);
+  grammar_rules_slot_set (&slots, 'K', entity->column_plural ? "are" : "is");
   grammar_rules_slot_set (&slots, 'Q', entity->naming != NULL ? entity->naming : comparison_words (entity->comparison, reg));
   for (guint i = 0; formats[i] != NULL; i++)
     g_ptr_array_add (descriptions, grammar_rules_expand (formats[i], &slots));
@@ -561,12 +595,16 @@ target_patterns (Shape    shape,
                  Register reg)
 {
   static const Pattern simple_full[] = { { "the %A of %F", 0 }, { "the %A for %F", 0 }, { NULL, 0 } };
+  /* No “the %A of the %O for %F”: a chain of bare nouns (“the role of
+   * the assignment for the employee …”) leaves the reader to guess what
+   * “for” attaches to. The linking row's attribute is not its first
+   * entity's either (“the years working of the company …”). */
   static const Pattern follow_full[] = {
-    { "the %A of the %O of %F", 0 }, { "the %A of the %O for %F", 0 },
-    { "the %A of the %O associated with %F", 0 }, { "the %O %A for %F", NEEDS_PLAIN }, { NULL, 0 } };
+    { "the %A of the %O of %F", 0 }, { "the %A of the %O associated with %F", 0 },
+    { "the %O %A for %F", NEEDS_PLAIN }, { NULL, 0 } };
   static const Pattern link_full[] = {
-    { "the %A of %F with %X", NEEDS_NO_WITH_FIRST }, { "the %A recorded for %E", 0 },
-    { "the %A of the %O linking %E", 0 }, { "the %A of the %O for %E", 0 }, { NULL, 0 } };
+    { "the %A for %E", 0 }, { "the %A recorded for %E", 0 }, { "the %A of the %O linking %E", NEEDS_OWN_NOUN },
+    { NULL, 0 } };
   static const Pattern owner_full[] = {
     { "the %A of %F with %X", NEEDS_NO_WITH_FIRST }, { "the %A of %F for %X", 0 },
     { "the %A of %F in connection with %X", 0 }, { NULL, 0 } };
@@ -574,8 +612,7 @@ target_patterns (Shape    shape,
     { "%A of %F", 0 }, { "%A for %F", 0 }, { "%F %A", NEEDS_NAMED_FIRST }, { "%A, %F", 0 }, { NULL, 0 } };
   static const Pattern follow_short[] = {
     { "%O %A of %F", NEEDS_PLAIN }, { "%A of %O of %F", 0 }, { "%O %A for %F", NEEDS_PLAIN }, { NULL, 0 } };
-  static const Pattern link_short[] = {
-    { "%A for %E", 0 }, { "%A of %F with %X", NEEDS_NO_WITH_FIRST }, { "%A, %E", 0 }, { NULL, 0 } };
+  static const Pattern link_short[] = { { "%A for %E", 0 }, { "%A, %E", 0 }, { NULL, 0 } };
   static const Pattern owner_short[] = {
     { "%A of %F with %X", NEEDS_NO_WITH_FIRST }, { "%A for %E", 0 }, { NULL, 0 } };
   gboolean brief = reg == REGISTER_SHORT;
@@ -594,6 +631,37 @@ static gboolean
 counted_entity (Meaning *meaning)
 {
   return meaning->counting && meaning->owner_entity >= 0;
+}
+
+/* Whether the owner's noun has a word the entities' nouns do not: a
+ * linking table named after what it links (`book_author`) is no thing
+ * of its own to name (“the role of the book author linking …”). */
+static gboolean
+owner_says_more (Meaning *meaning)
+{
+  g_auto (GStrv) words = meaning->owner != NULL ? g_strsplit (meaning->owner, " ", -1) : NULL;
+
+  for (guint w = 0; words != NULL && words[w] != NULL; w++)
+    {
+      gboolean known = FALSE;
+
+      for (guint e = 0; e < meaning->entities->len && !known; e++)
+        {
+          g_auto (GStrv) noun = g_strsplit (((Entity *) g_ptr_array_index (meaning->entities, e))->noun, " ", -1);
+
+          known = g_strv_contains ((const char * const *) noun, words[w]);
+        }
+      if (!known)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether %R is “the %A” alone, or “the %A of the %O”. */
+static gboolean
+relative_is_bare (Meaning *meaning)
+{
+  return meaning->shape == SHAPE_SIMPLE || meaning->shape == SHAPE_LINK || meaning->counting;
 }
 
 gboolean
@@ -615,6 +683,10 @@ grammar_rules_pattern_applies (guint       needs,
   if ((needs & NEEDS_SIMPLE) && meaning->shape != SHAPE_SIMPLE)
     return FALSE;
   if ((needs & NEEDS_SINGULAR) && meaning->plural)
+    return FALSE;
+  if ((needs & NEEDS_BARE_RELATIVE) && !relative_is_bare (meaning))
+    return FALSE;
+  if ((needs & NEEDS_OWN_NOUN) && !owner_says_more (meaning))
     return FALSE;
   return TRUE;
 }
@@ -731,8 +803,7 @@ add_realizations (GPtrArray   *realizations,
       realization->pattern = p;
       realization->target = grammar_rules_expand (patterns[p].format, &slots);
       realization->entities = g_strdup (all);
-      realization->relative = grammar_rules_expand (meaning->shape == SHAPE_SIMPLE || meaning->shape == SHAPE_LINK ||
-                                      meaning->counting ? "the %A" : "the %A of the %O", &slots);
+      realization->relative = grammar_rules_expand (relative_is_bare (meaning) ? "the %A" : "the %A of the %O", &slots);
       g_ptr_array_add (realizations, realization);
     }
 }

@@ -102,31 +102,42 @@ split_identifier (const char *identifier)
  * mixed-case name stay (`Company_ID` → “company ID”); a name in
  * capitals only is all lowercased (`CITY_NAME` → “city name”).
  *
+ * These are the words only: the texts of #GrammarRuleVerbalizer go on
+ * to make them the noun phrase a person says (“sales (in billions)”).
+ *
  * Returns: (transfer full): the words, separated by single spaces
  */
 char *
 grammar_rule_verbalizer_humanize (const char *identifier)
 {
-  g_autofree char *bare = NULL;
   g_autoptr (GPtrArray) words = NULL;
-  GString *text = g_string_new (NULL);
-  gboolean keep_acronyms;
 
   g_return_val_if_fail (identifier != NULL, NULL);
 
-  bare = unquote_identifier (identifier);
-  keep_acronyms = has_lowercase (bare);
-  words = split_identifier (bare);
+  words = grammar_rules_identifier_words (identifier);
+  g_ptr_array_add (words, NULL);
+  return g_strjoinv (" ", (char **) words->pdata);
+}
+
+/* The words of grammar_rule_verbalizer_humanize(), one per element. */
+GPtrArray *
+grammar_rules_identifier_words (const char *identifier)
+{
+  g_autofree char *bare = unquote_identifier (identifier);
+  gboolean keep_acronyms = has_lowercase (bare);
+  GPtrArray *words = split_identifier (bare);
+
   for (guint i = 0; i < words->len; i++)
     {
-      const char *word = g_ptr_array_index (words, i);
-      g_autofree char *lower = g_utf8_strdown (word, -1);
+      char *word = g_ptr_array_index (words, i);
 
-      if (text->len > 0)
-        g_string_append_c (text, ' ');
-      g_string_append (text, keep_acronyms && is_acronym (word) ? word : lower);
+      if (!(keep_acronyms && is_acronym (word)))
+        {
+          words->pdata[i] = g_utf8_strdown (word, -1);
+          g_free (word);
+        }
     }
-  return g_string_free (text, FALSE);
+  return words;
 }
 
 static gboolean
@@ -141,8 +152,8 @@ ends_with_any (const char         *word,
 
 /* English singular of one lowercase word, for the simple regular cases
  * and a few common irregular ones; anything else stays as it is. */
-static char *
-singularize_word (const char *word)
+char *
+grammar_rules_singularize (const char *word)
 {
   static const char * const irregular[][2] = {
     { "people", "person" }, { "men", "man" }, { "women", "woman" }, { "children", "child" },
@@ -192,7 +203,7 @@ grammar_rule_verbalizer_entity_noun (const char *table)
   /* An acronym or a word without letters has no plural to undo. */
   if (!has_lowercase (last))
     return g_steal_pointer (&words);
-  singular = singularize_word (last);
+  singular = grammar_rules_singularize (last);
   return g_strdup_printf ("%.*s%s", (int) (last - words), words, singular);
 }
 

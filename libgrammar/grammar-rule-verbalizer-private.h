@@ -51,6 +51,18 @@ typedef enum {
   SHAPE_OWNER_WITH,   /* several entities, the projection is one of theirs */
 } Shape;
 
+/* What a column holds, by its declared type: it decides how a column
+ * named by a past participle reads (“join date”, “publication year”). */
+typedef enum {
+  VALUE_KIND_UNKNOWN,
+  VALUE_KIND_TEXT,
+  VALUE_KIND_INTEGER,
+  VALUE_KIND_REAL,
+  VALUE_KIND_DATE,
+  VALUE_KIND_TIME,
+  VALUE_KIND_BOOLEAN,
+} ValueKind;
+
 typedef enum {
   REGISTER_FULL,    /* complete noun phrases with articles */
   REGISTER_SHORT,   /* no articles, fragments */
@@ -66,6 +78,8 @@ enum {
   NEEDS_COUNTED = 1 << 4,      /* %E is the counted rows (“employees whose …”) */
   NEEDS_NOT_COUNTED = 1 << 5,  /* %E is not */
   NEEDS_NO_WITH_FIRST = 1 << 6, /* “%F with %X”: not when %F has its own “with” */
+  NEEDS_BARE_RELATIVE = 1 << 7, /* %R is “the %A”, not “the %A of the %O”: no noun chain */
+  NEEDS_OWN_NOUN = 1 << 8,      /* %O says more than the entities' nouns (“loan”, not “book author”) */
 };
 
 struct _StyleInfo
@@ -102,7 +116,8 @@ struct _Entity
   char *written;       /* as texts write it: '[company.Name]' or [people.Age] */
   char *table;
   char *noun;          /* "company" */
-  char *column;        /* humanised: "name" */
+  char *column;        /* as a noun phrase: "name", "ISBN", "sales (in billions)" */
+  gboolean column_plural; /* "sales (in billions)" are… */
   Comparison comparison;
   const char *naming;  /* "named" or "titled" for an equality on a name or title, else NULL */
   char *qualifier;     /* the alias of the compared column (`c` in `c.Name = …`), or NULL */
@@ -173,6 +188,22 @@ struct _GrammarRuleVerbalizer
 
 G_GNUC_INTERNAL
 char * grammar_rules_pluralize (const char *noun);
+G_GNUC_INTERNAL
+char * grammar_rules_singularize (const char *word);
+G_GNUC_INTERNAL
+GPtrArray * grammar_rules_identifier_words (const char *identifier);
+G_GNUC_INTERNAL
+ValueKind grammar_rules_value_kind (const char *declared_type);
+G_GNUC_INTERNAL
+gboolean grammar_rules_is_code_word (const char *word);
+G_GNUC_INTERNAL
+char * grammar_rules_column_phrase (const char *column, ValueKind kind, const char *owner_noun);
+G_GNUC_INTERNAL
+gboolean grammar_rules_phrase_is_plural (const char *phrase);
+G_GNUC_INTERNAL
+char * grammar_rules_phrase_pluralize (const char *phrase);
+G_GNUC_INTERNAL
+char * grammar_rules_phrase_aggregate (const char *aggregate, const char *phrase);
 G_GNUC_INTERNAL
 GArray * grammar_rules_tokenize (const char *sql);
 G_GNUC_INTERNAL

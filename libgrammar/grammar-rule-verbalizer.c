@@ -23,18 +23,37 @@
  * through the `FROM` and `JOIN` clauses; `COUNT`, `MAX`, `MIN`, `AVG`
  * and `SUM` become “number of”, “highest”…), the placeholders with
  * their comparison, and the entity each placeholder's table stands
- * for. Identifiers are humanised (`Graduation_College` → “graduation
- * college”, `StartDate` → “start date”) and table names become singular
- * nouns (`people` → “person”, `companies` → “company”).
+ * for. Table names become singular nouns (`people` → “person”,
+ * `companies` → “company”), and column names the noun phrases a person
+ * would say, with the column's declared type from the schema:
+ *
+ * - words split and lowercased (`Graduation_College` → “graduation
+ *   college”, `StartDate` → “start date”);
+ * - codes in capitals and abbreviations spelt out (`isbn` → “ISBN”,
+ *   `Company_ID` of a company → “ID”, `Email_Addr` → “email address”,
+ *   `DOB` → “date of birth”, `num_awards` → “number of awards”);
+ * - units in parentheses (`Sales_in_Billion` → “sales (in billions)”,
+ *   `weight_kg` → “weight (in kg)”);
+ * - a past participle made a noun by the type (`joined` DATE → “join
+ *   date”, `born` DATE → “birth date”, `published` INTEGER →
+ *   “publication year”, `paid` REAL → “amount paid”; without a schema,
+ *   a date);
+ * - a counted time unit in the plural (`Year_working` → “years
+ *   working”), and the verb agreeing with the phrase's head (“what are
+ *   the sales (in billions) of …”).
  *
  * Rows are told apart by alias, not by table, and a joined row is named
  * by the column that points at it when that says more than its table
  * does: in `FROM employee e JOIN employee s ON e.supervisor_id =
  * s.employee_id WHERE e.name = '[employee.name]'`, `s.name` is “the name
- * of the supervisor of the employee named '[employee.name]'”. A
- * projection from another table than the placeholders' reads “the name
- * of the client of the project …”; from a table linking several, “the
- * year working of the person … with the company …”.
+ * of the supervisor of the employee named '[employee.name]'”. A code
+ * (`isbn`, `country_code`), or a key of the same name on both sides
+ * (`ba.isbn = b.isbn`), joins rows but names no role. A projection
+ * from another table than the
+ * placeholders' reads “the name of the client of the project …”; from
+ * a table linking several, “the years working recorded for the company
+ * … and the person …”. No frame chains bare nouns with “of the … for
+ * the …”, whose “for” could attach to either.
  *
  * Each style has several sentence frames; each frame combines with
  * several ways of naming the entities and, when there are several, of
@@ -54,7 +73,10 @@
  * ]|
  *
  * Placeholders keep the form the SQL gives them: quoted
- * (`'[company.Name]'`) when the SQL quotes them, bare otherwise.
+ * (`'[company.Name]'`) when the SQL quotes them, bare otherwise. The
+ * quotes around a value are chosen when it is filled in (see
+ * grammar_text_template_fill()): `"Flann O'Brien"`, not `'Flann
+ * O'Brien'`.
  */
 
 /* Sentence frames per style */
@@ -67,8 +89,8 @@ static const Pattern interrogative_frames[] = {
   { "May I know %T?", 0 },
   { "Would you tell me %T?", 0 },
   { "For %E, what %V %R?", NEEDS_NOT_COUNTED },
-  { "What %V %R recorded for %E?", NEEDS_NOT_COUNTED },
-  { "What %A does %E have?", NEEDS_SIMPLE | NEEDS_SINGULAR | NEEDS_NOT_COUNTED },
+  { "What %V %R recorded for %E?", NEEDS_NOT_COUNTED | NEEDS_BARE_RELATIVE },
+  { "What %A does %E have?", NEEDS_PLAIN | NEEDS_SIMPLE | NEEDS_SINGULAR | NEEDS_NOT_COUNTED },
   { "How many %E are there?", NEEDS_COUNTED },
   { NULL, 0 }
 };
@@ -84,7 +106,7 @@ static const Pattern directive_frames[] = {
   { "Identify %T.", 0 },
   { "Determine %T.", 0 },
   { "For %E, give me %R.", NEEDS_NOT_COUNTED },
-  { "Find out %R recorded for %E.", NEEDS_NOT_COUNTED },
+  { "Find out %R recorded for %E.", NEEDS_NOT_COUNTED | NEEDS_BARE_RELATIVE },
   { "Count %E.", NEEDS_COUNTED },
   { NULL, 0 }
 };
@@ -135,7 +157,7 @@ static const char * const long_intros[] = {
 };
 
 static const char * const long_requests[] = {
-  "Could you please tell me what %T %V, based on the information that is currently available?",
+  "What %V %T, according to the information that is currently available?",
   "I would like to find out %T, so that I can complete my notes with accurate and reliable "
   "information.",
   "Please look up %T and let me know what the records say about it.",

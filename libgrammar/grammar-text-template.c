@@ -315,6 +315,39 @@ grammar_text_template_check_placeholders (GrammarTextTemplate  *self,
   return TRUE;
 }
 
+/* Whether the placeholder @one of @text is written between two equal
+ * quotes, ' or ". */
+static gboolean
+is_quoted (const char  *text,
+           const Found *one)
+{
+  char before, after;
+
+  if (one->start == 0)
+    return FALSE;
+  before = text[one->start - 1];
+  after = text[one->start + one->length];
+  return (before == '\'' || before == '"') && after == before;
+}
+
+/* The quotes a value that holds a quote is written in. */
+static void
+quotes_for (const char  *value,
+            const char **open,
+            const char **close)
+{
+  gboolean single = strchr (value, '\'') != NULL;
+  gboolean double_quote = strchr (value, '"') != NULL;
+
+  if (single && double_quote)
+    {
+      *open = "“";
+      *close = "”";
+    }
+  else
+    *open = *close = single ? "\"" : "'";
+}
+
 /**
  * grammar_text_template_fill:
  * @self: a #GrammarTextTemplate
@@ -324,7 +357,11 @@ grammar_text_template_check_placeholders (GrammarTextTemplate  *self,
  *
  * The text query: each placeholder replaced by its value as
  * grammar_value_to_text() writes it. Quotes written around a
- * placeholder in the text stay.
+ * placeholder in the text stay, unless the value holds that quote
+ * itself: a value with an apostrophe goes in double quotes (`"Flann
+ * O'Brien"`, not `'Flann O'Brien'`), one with a double quote in single
+ * quotes, and one with both in typographic quotes (“…”), so that a
+ * reader still sees where the value ends. The choice is made per value.
  *
  * Returns: (transfer full): the filled text
  */
@@ -357,6 +394,18 @@ grammar_text_template_fill (GrammarTextTemplate *self,
         continue;  /* not the template's: left as written */
       value = g_variant_get_child_value (values, one->index);
       text = grammar_value_to_text (value);
+      if (is_quoted (self->text, one) && strchr (text, self->text[one->start - 1]) != NULL)
+        {
+          const char *open, *close;
+
+          quotes_for (text, &open, &close);
+          g_string_append_len (out, self->text + done, one->start - 1 - done);
+          g_string_append (out, open);
+          g_string_append (out, text);
+          g_string_append (out, close);
+          done = one->start + one->length + 1;
+          continue;
+        }
       g_string_append_len (out, self->text + done, one->start - done);
       g_string_append (out, text);
       done = one->start + one->length;

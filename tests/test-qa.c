@@ -323,6 +323,35 @@ test_join_sparse (void)
                    " JOIN people p ON e.people_id = p.people_id WHERE c.name = 'Acme' AND p.name = 'O''Brien'");
 }
 
+/* The writer's fast path renders texts from a pattern made once per
+ * template; a value holding a quote changes the quotes around it, so
+ * its group is filled text by text, and the next groups go back to the
+ * pattern. The first group here is O'Brien's. */
+static void
+test_quotes_per_value (void)
+{
+  g_autoptr (GrammarDatabase) database = open_database ();
+  g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
+  g_autoptr (GrammarQaGenerator) generator = grammar_qa_generator_new (database);
+  g_autoptr (GPtrArray) records = NULL;
+  g_autofree char *jsonl = NULL;
+  static const char * const expected[] = {
+    "How long has \"O'Brien\" worked at 'Acme'?",
+    "How long has 'Zoë 東京' worked at 'Acme'?",
+    "How long has '100% sure' worked at 'Globex'?",
+    "How long has 'under_score' worked at 'Initech'?",
+    "How long has 'two\nlines' worked at 'Umbrella'?",
+  };
+
+  add_template (set, database, join_sql,
+                "short", "How long has '[people.name]' worked at '[company.name]'?", NULL);
+  jsonl = generate_ok (generator, set);
+  records = parse_records (jsonl);
+  g_assert_cmpuint (records->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < records->len; i++)
+    g_assert_cmpstr (grammar_record_get_text (records->pdata[i]), ==, expected[i]);
+}
+
 static void
 test_fallback_non_equality (void)
 {
@@ -573,7 +602,9 @@ test_tricky_values (void)
       g_autoptr (JsonBuilder) builder = json_builder_new ();
       g_autoptr (JsonNode) bindings = NULL;
       g_autofree char *bindings_json = NULL;
-      g_autofree char *text = g_strdup_printf ("How old is '%s'?", names[i]);
+      /* A value with an apostrophe goes in double quotes. */
+      g_autofree char *text = g_strdup_printf (strchr (names[i], '\'') != NULL ? "How old is \"%s\"?" :
+                                               "How old is '%s'?", names[i]);
 
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "people.name");
@@ -1057,6 +1088,7 @@ main (int    argc,
 
   g_test_add_func ("/qa/single-placeholder", test_single_placeholder);
   g_test_add_func ("/qa/join-sparse", test_join_sparse);
+  g_test_add_func ("/qa/quotes-per-value", test_quotes_per_value);
   g_test_add_func ("/qa/fallback-non-equality", test_fallback_non_equality);
   g_test_add_func ("/qa/plans-agree", test_plans_agree);
   g_test_add_func ("/qa/limit-falls-back", test_limit_falls_back);

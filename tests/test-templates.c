@@ -452,8 +452,48 @@ test_text_placeholders (void)
   grammar_test_assert_contains (error->message, "[company.Industry]");
   g_clear_error (&error);
 
+  /* A value with an apostrophe is not put between apostrophes. */
   filled = grammar_text_template_fill (good, join, g_variant_new_tuple (values, 2));
-  g_assert_cmpstr (filled, ==, "Years of Zoë\n東京 at 'O'Brien & Sons' [sic]? O'Brien & Sons!");
+  g_assert_cmpstr (filled, ==, "Years of Zoë\n東京 at \"O'Brien & Sons\" [sic]? O'Brien & Sons!");
+}
+
+/* The quotes around a value are chosen per value, so that the reader
+ * sees where it ends. */
+static void
+test_text_fill_quotes (void)
+{
+  g_autoptr (GrammarSqlTemplate) join = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarTextTemplate) single = NULL;
+  g_autoptr (GrammarTextTemplate) doubled = NULL;
+  g_autoptr (GrammarTextTemplate) mixed = NULL;
+  static const struct { const char *company, *person, *single, *doubled, *mixed; } cases[] = {
+    { "Acme", "Ann", "'Acme' and 'Ann'.", "\"Acme\" and \"Ann\".", "'Acme' and \"Ann\"." },
+    { "O'Brien & Sons", "Tom \"Quill\" Hardy", "\"O'Brien & Sons\" and 'Tom \"Quill\" Hardy'.",
+      "\"O'Brien & Sons\" and 'Tom \"Quill\" Hardy'.", "\"O'Brien & Sons\" and 'Tom \"Quill\" Hardy'." },
+    { "Rock 'n' \"Roll\"", "'", "“Rock 'n' \"Roll\"” and \"'\".", "“Rock 'n' \"Roll\"” and \"'\".",
+      "“Rock 'n' \"Roll\"” and \"'\"." },
+  };
+
+  join = grammar_sql_template_new ("SELECT e.Year_working FROM employment e JOIN company c ON e.Company_ID = c.Company_ID "
+                                   "JOIN people p ON e.People_ID = p.People_ID WHERE c.Name = '[company.Name]' "
+                                   "AND p.Name = '[people.Name]'", GRAMMAR_TEMPLATE_ORIGIN_MANUAL, &error);
+  g_assert_no_error (error);
+  single = grammar_text_template_new (grammar_sql_template_get_id (join), "short", "'[company.Name]' and '[people.Name]'.");
+  doubled = grammar_text_template_new (grammar_sql_template_get_id (join), "short", "\"[company.Name]\" and \"[people.Name]\".");
+  mixed = grammar_text_template_new (grammar_sql_template_get_id (join), "short", "'[company.Name]' and \"[people.Name]\".");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GVariant *values[] = { g_variant_new_string (cases[i].company), g_variant_new_string (cases[i].person) };
+      g_autoptr (GVariant) tuple = g_variant_ref_sink (g_variant_new_tuple (values, 2));
+      g_autofree char *a = grammar_text_template_fill (single, join, tuple);
+      g_autofree char *b = grammar_text_template_fill (doubled, join, tuple);
+      g_autofree char *c = grammar_text_template_fill (mixed, join, tuple);
+
+      g_assert_cmpstr (a, ==, cases[i].single);
+      g_assert_cmpstr (b, ==, cases[i].doubled);
+      g_assert_cmpstr (c, ==, cases[i].mixed);
+    }
 }
 
 static void
@@ -816,6 +856,7 @@ main (int    argc,
   g_test_add_func ("/templates/validate/errors", test_validate_errors);
   g_test_add_func ("/templates/json", test_json);
   g_test_add_func ("/templates/text/placeholders", test_text_placeholders);
+  g_test_add_func ("/templates/text/fill-quotes", test_text_fill_quotes);
   g_test_add_func ("/templates/text/json", test_text_json);
   g_test_add_func ("/templates/set/add", test_set);
   g_test_add_func ("/templates/set/round-trip", test_file_round_trip);

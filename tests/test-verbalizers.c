@@ -346,21 +346,27 @@ test_rules_join (void)
   g_autoptr (GPtrArray) short_texts = all_variants (join_sql, "short");
   g_autoptr (GPtrArray) formal = all_variants (join_sql, "formal");
 
-  assert_has_text (questions, "What is the year working of the person named '[people.Name]' with the company named '[company.Name]'?");
-  assert_has_text (questions, "What is the year working recorded for the company '[company.Name]' and the person '[people.Name]'?");
-  assert_has_text (short_texts, "Year working for '[people.Name]' and '[company.Name]'");
-  assert_has_text (formal, "With regard to the person '[people.Name]' and the company '[company.Name]', kindly state the year working.");
+  /* `Year_working` is counted years, asked with “are”. */
+  assert_has_text (questions, "What are the years working for the person named '[people.Name]' and the company named '[company.Name]'?");
+  assert_has_text (questions, "What are the years working recorded for the company '[company.Name]' and the person '[people.Name]'?");
+  assert_has_text (short_texts, "Years working for '[people.Name]' and '[company.Name]'");
+  assert_has_text (formal, "With regard to the person '[people.Name]' and the company '[company.Name]', kindly state the years working.");
   /* Both orders of the two entities occur. */
-  g_assert_true (has_text (questions, "What is the year working of the employment linking the company '[company.Name]' and the person '[people.Name]'?"));
-  g_assert_true (has_text (questions, "What is the year working of the employment linking the person '[people.Name]' and the company '[company.Name]'?"));
-  /* Never “with … with”. */
+  g_assert_true (has_text (questions, "What are the years working of the employment linking the company '[company.Name]' and the person '[people.Name]'?"));
+  g_assert_true (has_text (questions, "What are the years working of the employment linking the person '[people.Name]' and the company '[company.Name]'?"));
+  /* Never “with … with”, and the linking row's attribute is never made
+   * its first entity's (“Year working of 'Gazprom' with person …”). */
   for (guint i = 0; i < questions->len; i++)
     {
       const char *text = grammar_text_template_get_text (g_ptr_array_index (questions, i));
       const char *with = strstr (text, " with ");
 
       g_assert_true (with == NULL || strstr (with + 1, " with ") == NULL);
+      g_assert_null (strstr (text, "working of the company"));
+      g_assert_null (strstr (text, "working of the person"));
     }
+  for (guint i = 0; i < short_texts->len; i++)
+    g_assert_null (strstr (grammar_text_template_get_text (g_ptr_array_index (short_texts, i)), " with "));
 }
 
 static void
@@ -388,7 +394,7 @@ test_rules_comparisons_and_aggregates (void)
   assert_has_text (bare, "What is the name of the person whose age is [people.Age]?");
   for (guint i = 0; i < bare->len; i++)
     g_assert_null (strstr (grammar_text_template_get_text (g_ptr_array_index (bare, i)), "'[people.Age]'"));
-  assert_has_text (compare, "Find the name of the company whose sales in billion is greater than [company.Sales_in_Billion].");
+  assert_has_text (compare, "Find the name of the company whose sales (in billions) are greater than [company.Sales_in_Billion].");
   assert_has_text (count, "How many projects whose hire date is '[project.hire_date]' are there?");
   assert_has_text (count, "What is the number of projects with hire date '[project.hire_date]'?");
   assert_has_text (count_short, "Number of projects with hire date '[project.hire_date]'");
@@ -422,6 +428,155 @@ test_rules_roles (void)
   for (guint i = 0; i < directors->len; i++)
     g_assert_false (has_text (managers, grammar_text_template_get_text (g_ptr_array_index (directors, i))));
   assert_has_text (clients, "Tell me the name of the client of the project named '[project.name]'.");
+}
+
+/* A library schema built by hand: the declared types decide how a
+ * column named by a participle reads. */
+static GrammarSchema *
+library_schema (void)
+{
+  static const char * const columns[][3] = {
+    { "members", "name", "TEXT" }, { "members", "joined", "DATE" }, { "members", "born", "INTEGER" },
+    { "members", "LastUpdated", "TIMESTAMP" }, { "members", "renewed", "BOOLEAN" },
+    { "members", "fine_amt_in_euro", "REAL" }, { "members", "Email_Addr", "TEXT" }, { "members", "DOB", "DATE" },
+    { "members", "PhoneNo", "TEXT" }, { "members", "num_awards", "INTEGER" }, { "members", "HomepageURL", "TEXT" },
+    { "members", "paid", "REAL" }, { "members", "sold", "INTEGER" }, { "members", "inspected", "DATE" },
+    { "members", "Price_in_thousand_USD", "REAL" }, { "members", "weight_kg", "REAL" },
+    { "members", "Height_in_cm", "REAL" }, { "members", "member_ID", "INTEGER" },
+    { "book", "isbn", "TEXT" }, { "book", "Title", "TEXT" }, { "book", "published", "INTEGER" },
+    { "book_author", "isbn", "TEXT" }, { "book_author", "AuthorID", "INTEGER" }, { "book_author", "role", "TEXT" },
+    { "Authors", "AuthorID", "INTEGER" }, { "Authors", "FullName", "TEXT" },
+  };
+  GrammarSchema *schema = grammar_schema_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      GrammarTable *table = grammar_schema_get_table (schema, columns[i][0]);
+      g_autoptr (GrammarColumn) column = grammar_column_new (columns[i][1], columns[i][2], TRUE, 0, NULL);
+
+      if (table == NULL)
+        {
+          g_autoptr (GrammarTable) made = grammar_table_new (columns[i][0], FALSE);
+
+          grammar_schema_add_table (schema, made);
+          table = made;
+        }
+      grammar_table_add_column (table, column);
+    }
+  return schema;
+}
+
+/* The interrogative texts of `SELECT @column FROM members WHERE name = …`. */
+static GPtrArray *
+member_questions (GrammarRuleVerbalizer *verbalizer,
+                  const char            *column)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM members WHERE name = '[members.name]'", column);
+
+  return verbalize (verbalizer, sql, "interrogative", 100000);
+}
+
+/* Column names become what a person says: units in parentheses,
+ * abbreviations spelt out, codes in capitals, participles made nouns
+ * by the column's type, and the verb agreeing. */
+static void
+test_rules_noun_phrases (void)
+{
+  static const char * const cases[][2] = {
+    { "joined", "What is the join date of the member named '[members.name]'?" },
+    { "born", "What is the birth year of the member named '[members.name]'?" },
+    { "LastUpdated", "What is the last update date of the member named '[members.name]'?" },
+    { "renewed", "What is the renewal status of the member named '[members.name]'?" },
+    { "paid", "What is the amount paid of the member named '[members.name]'?" },
+    { "sold", "What is the number sold of the member named '[members.name]'?" },
+    { "inspected", "What is the date inspected of the member named '[members.name]'?" },
+    { "fine_amt_in_euro", "What is the fine amount (in euros) of the member named '[members.name]'?" },
+    { "Price_in_thousand_USD", "What is the price (in thousands of USD) of the member named '[members.name]'?" },
+    { "weight_kg", "What is the weight (in kg) of the member named '[members.name]'?" },
+    { "Height_in_cm", "What is the height (in cm) of the member named '[members.name]'?" },
+    { "Email_Addr", "What is the email address of the member named '[members.name]'?" },
+    { "DOB", "What is the date of birth of the member named '[members.name]'?" },
+    { "PhoneNo", "What is the phone number of the member named '[members.name]'?" },
+    { "num_awards", "What is the number of awards of the member named '[members.name]'?" },
+    { "HomepageURL", "What is the homepage URL of the member named '[members.name]'?" },
+    { "member_ID", "What is the ID of the member named '[members.name]'?" },
+  };
+  g_autoptr (GrammarSchema) schema = library_schema ();
+  g_autoptr (GrammarRuleVerbalizer) typed = grammar_rule_verbalizer_new (schema);
+  g_autoptr (GrammarRuleVerbalizer) untyped = grammar_rule_verbalizer_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GPtrArray) questions = member_questions (typed, cases[i][0]);
+
+      assert_has_text (questions, cases[i][1]);
+    }
+  {
+    /* Without a schema a participle is taken for a date. */
+    g_autoptr (GPtrArray) born = member_questions (untyped, "born");
+    g_autoptr (GPtrArray) sales = all_variants ("SELECT Sales_in_Billion FROM company WHERE Name = '[company.Name]'",
+                                                "interrogative");
+    g_autoptr (GPtrArray) sales_short = all_variants ("SELECT Sales_in_Billion FROM company WHERE Name = '[company.Name]'",
+                                                      "short");
+    g_autoptr (GPtrArray) isbn = verbalize (typed, "SELECT Title FROM book WHERE isbn = '[book.isbn]'", "interrogative",
+                                            100000);
+    g_autoptr (GPtrArray) by_id = all_variants ("SELECT Name FROM company WHERE Company_ID = [company.Company_ID]",
+                                                "interrogative");
+    g_autoptr (GPtrArray) published = verbalize (typed, "SELECT Title FROM book WHERE published < [book.published]",
+                                                 "directive", 100000);
+
+    assert_has_text (born, "What is the birth date of the member named '[members.name]'?");
+    assert_has_text (sales, "What are the sales (in billions) of the company named '[company.Name]'?");
+    assert_has_text (sales, "For the company named '[company.Name]', what are the sales (in billions)?");
+    assert_has_text (sales_short, "Sales (in billions) of company '[company.Name]'");
+    assert_has_text (isbn, "What is the title of the book whose ISBN is '[book.isbn]'?");
+    assert_has_text (by_id, "What is the name of the company whose ID is [company.Company_ID]?");
+    assert_has_text (published, "Find the title of the book whose publication year is less than [book.published].");
+  }
+}
+
+/* A code that is a key (`isbn`) is no role: the linking row is not
+ * “the isbn”, and a table named after what it links (`book_author`) is
+ * not named by a “linking” phrase. */
+static void
+test_rules_code_keys (void)
+{
+  const char *sql = "SELECT ba.role FROM book_author ba JOIN book b ON ba.isbn = b.isbn JOIN Authors a "
+                    "ON ba.AuthorID = a.AuthorID WHERE b.Title = '[book.Title]' AND a.FullName = '[Authors.FullName]'";
+  g_autoptr (GrammarSchema) schema = library_schema ();
+  g_autoptr (GrammarRuleVerbalizer) verbalizer = grammar_rule_verbalizer_new (schema);
+  const char * const *styles = grammar_text_style_list ();
+
+  for (guint s = 0; styles[s] != NULL; s++)
+    {
+      g_autoptr (GPtrArray) texts = verbalize (verbalizer, sql, styles[s], 100000);
+
+      g_assert_cmpuint (texts->len, >, 0);
+      for (guint i = 0; i < texts->len; i++)
+        {
+          const char *text = grammar_text_template_get_text (g_ptr_array_index (texts, i));
+
+          g_assert_null (strstr (text, "isbn"));
+          g_assert_null (strstr (text, "ISBN"));
+          g_assert_null (strstr (text, "book author linking"));
+        }
+      if (g_str_equal (styles[s], "interrogative"))
+        assert_has_text (texts, "What is the role recorded for the book titled '[book.Title]' and the author named "
+                                "'[Authors.FullName]'?");
+    }
+  {
+    /* A code under another name is no role either; a plain column that
+     * points at a row is. */
+    g_autoptr (GPtrArray) by_code = all_variants ("SELECT b.Title FROM loans l JOIN book b ON l.book_isbn = b.isbn "
+                                                  "WHERE l.loan_code = '[loans.loan_code]'", "interrogative");
+    g_autoptr (GPtrArray) managers = all_variants ("SELECT e.name FROM project p JOIN employee e ON p.manager = "
+                                                   "e.employee_id WHERE p.name = '[project.name]'", "interrogative");
+
+    assert_has_text (by_code, "What is the title of the book of the loan whose code is '[loans.loan_code]'?");
+    for (guint i = 0; i < by_code->len; i++)
+      g_assert_null (strstr (grammar_text_template_get_text (g_ptr_array_index (by_code, i)), "ISBN"));
+    assert_has_text (managers, "What is the name of the manager of the project named '[project.name]'?");
+  }
 }
 
 /* Without a schema, an unqualified column of a join is taken for the
@@ -537,7 +692,7 @@ test_rules_unusual_sql (void)
   {
     g_autoptr (GPtrArray) highest = all_variants (odd[1], "interrogative");
 
-    assert_has_text (highest, "What is the highest year working of the employment of the person named '[people.Name]'?");
+    assert_has_text (highest, "What is the highest number of years working of the employment of the person named '[people.Name]'?");
   }
 }
 
@@ -1268,6 +1423,8 @@ main (int   argc,
   g_test_add_func ("/verbalizers/rules/follow", test_rules_follow);
   g_test_add_func ("/verbalizers/rules/comparisons-and-aggregates", test_rules_comparisons_and_aggregates);
   g_test_add_func ("/verbalizers/rules/roles", test_rules_roles);
+  g_test_add_func ("/verbalizers/rules/noun-phrases", test_rules_noun_phrases);
+  g_test_add_func ("/verbalizers/rules/code-keys", test_rules_code_keys);
   g_test_add_func ("/verbalizers/rules/schema", test_rules_schema);
   g_test_add_func ("/verbalizers/rules/deterministic", test_rules_deterministic);
   g_test_add_func ("/verbalizers/rules/fewer-than-asked", test_rules_fewer_than_asked);
