@@ -459,10 +459,26 @@ breakdown_has_key (JsonArray  *entries,
   return FALSE;
 }
 
+/* Adds to @by_style (the report's retrieval_metrics.by_style) the styles
+ * of @retrieval it does not have yet. */
+static void
+add_retrieval_styles (JsonObject              *by_style,
+                      GrammarRetrievalMetrics *retrieval)
+{
+  g_autoptr (JsonNode) measures = grammar_retrieval_metrics_to_json (retrieval);
+  JsonObject *styles = json_object_get_object_member (json_node_get_object (measures), "by_style");
+  g_autoptr (GList) names = styles != NULL ? json_object_get_members (styles) : NULL;
+
+  for (GList *l = by_style != NULL ? names : NULL; l != NULL; l = l->next)
+    if (!json_object_has_member (by_style, l->data))
+      json_object_set_member (by_style, l->data, json_object_dup_member (styles, l->data));
+}
+
 /* The report of a run of several styles, one judged file a style in the
  * run's order: the report of @judged[@a] against @judged[@b] (no
- * comparison when @b is G_MAXUINT), whose `by_style` then has a row for
- * every style, each measured on its own file, and whose `pairs` holds the
+ * comparison when @b is G_MAXUINT), whose `by_style` (and that of its
+ * `retrieval_metrics`) then has every style, each measured on its own
+ * file, and whose `pairs` holds the
  * comparison of the first style with each other one. Each file is read
  * once more for this, and no record is kept. */
 JsonNode *
@@ -478,7 +494,7 @@ grammar_report_build_styles (const char * const  *judged,
   g_autoptr (JsonArray) by_style = NULL;
   g_autoptr (JsonArray) pairs = NULL;
   g_autoptr (GrammarEvaluation) first = NULL;
-  JsonObject *root;
+  JsonObject *root, *retrieval_by_style;
 
   g_return_val_if_fail (judged != NULL && judged[0] != NULL, NULL);
   g_return_val_if_fail (a < g_strv_length ((char **) judged), NULL);
@@ -491,15 +507,18 @@ grammar_report_build_styles (const char * const  *judged,
   root = json_node_get_object (report);
   by_style = json_array_new ();
   pairs = json_array_new ();
+  retrieval_by_style = json_object_get_object_member (json_object_get_object_member (root, "retrieval_metrics"),
+                                                      "by_style");
   for (guint i = 0; judged[i] != NULL; i++)
     {
-      g_autoptr (GrammarEvaluation) evaluation = grammar_evaluation_load_for_report (judged[i], NULL, NULL, NULL,
-                                                                                      error);
+      g_autoptr (GrammarRetrievalMetrics) retrieval = NULL;
+      g_autoptr (GrammarEvaluation) evaluation = read_judged (judged[i], 0, NULL, 0, NULL, &retrieval, error);
       g_autoptr (JsonNode) styles = NULL;
       JsonArray *entries;
 
       if (evaluation == NULL)
         return NULL;
+      add_retrieval_styles (retrieval_by_style, retrieval);
       styles = grammar_evaluation_by_style_json (evaluation);
       entries = json_node_get_array (styles);
       for (guint e = 0; e < json_array_get_length (entries); e++)

@@ -229,6 +229,8 @@ test_run_three_styles (void)
   g_assert_cmpstr (first_style (member_of (json_array_get_object_element (pairs, 0), "b")), ==, "long");
   g_assert_cmpstr (first_style (member_of (json_array_get_object_element (pairs, 1), "b")), ==, "interrogative");
   g_assert_true (json_object_has_member (json_array_get_object_element (pairs, 1), "conclusion"));
+  /* the retrieval figures by style too */
+  g_assert_cmpuint (json_object_get_size (member_of (member_of (report, "retrieval_metrics"), "by_style")), ==, 3);
   templates = member_of (report, "templates");
   g_assert_cmpuint (json_object_get_size (templates), >, 0);
 
