@@ -1638,9 +1638,9 @@ grammar_evaluation_by_style_json (GrammarEvaluation *self)
  * evaluation guide): the counts, the metrics and their Wilson 95 %
  * intervals (null when undefined), the breakdowns `by_template`,
  * `by_style` and `by_table`, `templates` (each template id's SQL and
- * text query, those of its first record), the gap groups with their attribution and
- * the `debug` list of the incorrect or unmeasured records of non-robust
- * groups. Groups are listed in the order of their ids (numbers in
+ * text query, those of its first record), the gap groups with their
+ * attribution and the `debug` list of the incorrect or unmeasured
+ * records of non-robust groups. Groups are listed in the order of their ids (numbers in
  * numeric order), records of a group by id.
  *
  * Returns: (transfer full): the report, a JSON object without `comparison`

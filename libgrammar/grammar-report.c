@@ -87,11 +87,12 @@ grammar_report_format_from_string (const char          *text,
  *
  * - %GRAMMAR_REPORT_FORMAT_TEXT: aligned tables for a terminal: the
  *   headline figures with their Wilson intervals, the groups by tag,
- *   the breakdowns by style, template and table, the gap groups and the
- *   errors of non-robust groups with their module attribution, and the
- *   comparison with its tests and conclusion when there is one. Long
- *   cells are elided with "…"; control characters in the data are
- *   shown as spaces.
+ *   the breakdowns by style, template (by its SQL and an example text
+ *   query, from `templates`) and table, the gap groups and the errors of
+ *   non-robust groups with their module attribution, the comparison with
+ *   its tests and conclusion when there is one, and the `pairs` of a run
+ *   of several styles. Long cells are elided with "…" or wrapped; control
+ *   characters in the data are shown as spaces.
  * - %GRAMMAR_REPORT_FORMAT_JSON: @report itself, pretty-printed.
  * - %GRAMMAR_REPORT_FORMAT_MARKDOWN: the same content as the text, as
  *   GitHub-flavoured Markdown tables; the data's text is escaped so that
@@ -100,7 +101,13 @@ grammar_report_format_from_string (const char          *text,
  *   CSS, no script, nothing loaded from elsewhere) with the same tables
  *   and SVG charts: groups by tag, robustness by style and by template
  *   with their intervals as error bars, and both sides of a comparison.
- *   All the data's text is escaped.
+ *   All the data's text is escaped. The page fits a window of 390 px
+ *   and up without scrolling sideways.
+ *
+ * In the text, Markdown and HTML formats a value of the data longer than
+ * 200 characters is cut there, with a note that the JSON has it whole;
+ * the HTML page has the rest of it behind a `<details>`, up to 2,000
+ * characters.
  *
  * Numbers are written with four decimals and a decimal point whatever
  * the locale; an undefined figure (null) is written as "—".
