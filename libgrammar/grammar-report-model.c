@@ -17,7 +17,7 @@
 
 /* The charts of the HTML page, in pixels. */
 /* the most: a chart's labels take what its longest needs */
-#define CHART_LABEL_WIDTH 280
+#define CHART_LABEL_WIDTH 300
 #define CHART_PLOT_WIDTH 400
 #define CHART_VALUE_WIDTH 190
 #define CHART_ROW_HEIGHT 24
@@ -783,7 +783,7 @@ interval_chart (const char *caption,
   guint label_columns = 0;
   int left, width, height = bottom + 24;
 
-  /* as wide as the longest label needs, about 7 px a column at 12 px */
+  /* as wide as the longest label needs, up to 8 px a column at 12 px */
   for (guint i = 0; i < shown; i++)
     {
       g_autofree char *label = grammar_report_sanitize (g_array_index (rows, ChartRow, i).label, FALSE,
@@ -791,7 +791,7 @@ interval_chart (const char *caption,
 
       label_columns = MAX (label_columns, g_utf8_strlen (label, -1));
     }
-  left = CLAMP (16 + 7 * (int) label_columns, 80, CHART_LABEL_WIDTH);
+  left = CLAMP (16 + 8 * (int) label_columns, 80, CHART_LABEL_WIDTH);
   width = left + CHART_PLOT_WIDTH + CHART_VALUE_WIDTH;
 
   g_string_append_printf (svg, "<figure>\n<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
