@@ -19,6 +19,7 @@ typedef struct
   char *config_path;
   char *outdir;
   char **styles;
+  char *compare;
   int per_template;
   int per_group;
   gint64 seed;
@@ -32,6 +33,7 @@ options_clear (Options *options)
   g_free (options->config_path);
   g_free (options->outdir);
   g_strfreev (options->styles);
+  g_free (options->compare);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
@@ -41,6 +43,14 @@ typedef struct
   gboolean quiet;
   GrammarCliProgress progress;
 } Output;
+
+static gboolean
+compare_is_two_styles (const char *compare)
+{
+  g_auto (GStrv) styles = g_strsplit (compare, ",", -1);
+
+  return g_strv_length (styles) == 2 && *g_strstrip (styles[0]) != '\0' && *g_strstrip (styles[1]) != '\0';
+}
 
 static gboolean
 check_usage (Options *options,
@@ -54,6 +64,8 @@ check_usage (Options *options,
     problem = "unexpected arguments; the options are -c and -d (see --help)";
   else if (options->styles != NULL && (options->styles[0] == NULL || options->styles[0][0] == '\0'))
     problem = "--style needs a style name";
+  else if (options->compare != NULL && !compare_is_two_styles (options->compare))
+    problem = "--compare takes two styles, A then B, such as --compare=short,long";
   else if (options->per_template == 0 || options->per_template < -1)
     problem = "--per-template must be at least 1";
   else if (options->per_group == 0 || options->per_group < -1)
@@ -75,6 +87,14 @@ apply_options (GrammarMethod *method,
     grammar_method_set_outdir (method, options->outdir);
   if (options->styles != NULL)
     grammar_method_set_styles (method, (const char * const *) options->styles);
+  if (options->compare != NULL)
+    {
+      g_auto (GStrv) compare = g_strsplit (options->compare, ",", -1);
+
+      for (guint i = 0; compare[i] != NULL; i++)
+        g_strstrip (compare[i]);
+      grammar_method_set_compare (method, (const char * const *) compare);
+    }
   if (options->per_template > 0)
     grammar_method_set_per_template (method, options->per_template);
   if (options->per_group > 0)
@@ -182,8 +202,9 @@ grammar_cli_run (int    argc,
     { "outdir", 'd', 0, G_OPTION_ARG_FILENAME, &options.outdir,
       "Where every stage's file goes (default: grammar-run)", "DIR" },
     { "style", 's', 0, G_OPTION_ARG_STRING_ARRAY, &options.styles,
-      "A text style, repeatable (default: [run] styles=, else short and long); the report compares the first two",
-      "STYLE" },
+      "A text style, repeatable (default: [run] styles=, else short and long); the report shows each", "STYLE" },
+    { "compare", 0, 0, G_OPTION_ARG_STRING, &options.compare,
+      "The two styles the report concludes on, A then B (default: [run] compare=, else the first two)", "A,B" },
     { "per-template", 'n', 0, G_OPTION_ARG_INT, &options.per_template,
       "Text templates per SQL template and style (default: 3)", "N" },
     { "per-group", 0, 0, G_OPTION_ARG_INT, &options.per_group, "Text queries per group and style (default: all)", "N" },
@@ -198,10 +219,12 @@ grammar_cli_run (int    argc,
     "Runs every stage of GRAMMAR for the keyfile: SQL templates, text templates\n"
     "for each style, the document corpus (when the keyfile has [documents]),\n"
     "the query-answer datasets, the system under test ([system]), the judge\n"
-    "([matcher], default: contains) and the report, comparing the first two\n"
-    "styles. Each stage's file stays in the output folder with a manifest of\n"
-    "what it was made from: a re-run keeps the stages whose configuration and\n"
-    "inputs did not change, makes the others again, and says which.");
+    "([matcher], default: contains) and the report: every style, the\n"
+    "comparison of two (--compare, by default the first two) and the first\n"
+    "style against each other one. Each stage's file stays in the output\n"
+    "folder with a manifest of what it was made from: a re-run keeps the\n"
+    "stages whose configuration and inputs did not change, makes the others\n"
+    "again, and says which.");
   g_option_context_set_description (context,
     "Ctrl-C (or SIGTERM, SIGHUP) stops the run within 2 s: the finished stages'\n"
     "files stay, rag, judge and assess keep every record written, and the next\n"

@@ -107,6 +107,8 @@ JsonNode           *grammar_evaluation_build_json        (GrammarEvaluation     
                                                           guint                         max_list,
                                                           GError                      **error);
 G_GNUC_INTERNAL
+JsonNode           *grammar_evaluation_by_style_json     (GrammarEvaluation            *self);
+G_GNUC_INTERNAL
 gboolean            grammar_evaluation_foreach_listed    (GrammarEvaluation            *self,
                                                           GrammarEvaluationList         list,
                                                           guint                         max_list,

@@ -63,8 +63,18 @@ struct _GrammarEvaluation
   GHashTable *styles;      /* the styles, interned */
   GPtrArray *groups;       /* GrammarEvaluationGroup, sorted by id */
   GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
+  GHashTable *templates;   /* template id (interned) → TemplateExample */
   GrammarEvaluationTally tally;
 };
+
+/* What a report shows of a template: the SQL and the text of its first
+ * record, so that a person reads what the template asks rather than its
+ * id. Kept per template, not per record. */
+typedef struct
+{
+  char *sql;
+  char *example;
+} TemplateExample;
 
 G_DEFINE_FINAL_TYPE (GrammarEvaluation, grammar_evaluation, G_TYPE_OBJECT)
 
@@ -85,6 +95,16 @@ grammar_evaluation_tag_name (GrammarGroupTag tag)
 {
   g_return_val_if_fail ((guint) tag < GRAMMAR_GROUP_N_TAGS, NULL);
   return tag_names[tag];
+}
+
+static void
+template_example_free (gpointer data)
+{
+  TemplateExample *example = data;
+
+  g_free (example->sql);
+  g_free (example->example);
+  g_free (example);
 }
 
 static void
@@ -109,6 +129,7 @@ grammar_evaluation_finalize (GObject *object)
   g_clear_object (&self->reread);
   g_clear_object (&self->parser);
   g_clear_pointer (&self->group_index, g_hash_table_unref);
+  g_clear_pointer (&self->templates, g_hash_table_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
   g_clear_pointer (&self->styles, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
@@ -130,6 +151,7 @@ grammar_evaluation_init (GrammarEvaluation *self)
   self->styles = g_hash_table_new (g_str_hash, g_str_equal);
   self->groups = g_ptr_array_new_with_free_func (group_free);
   self->group_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->templates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, template_example_free);
   self->next = g_array_new (FALSE, FALSE, sizeof (guint));
   self->correct = g_byte_array_new ();
 }
@@ -546,6 +568,14 @@ add_record (Adding         *adding,
       group->template_id = template_id;
       group->style = style;
       g_ptr_array_add (self->groups, group);
+      if (template_id != NULL && !g_hash_table_contains (self->templates, template_id))
+        {
+          TemplateExample *example = g_new0 (TemplateExample, 1);
+
+          example->sql = g_strdup (grammar_record_get_sql (record));
+          example->example = g_strdup (grammar_record_get_text (record));
+          g_hash_table_insert (self->templates, (gpointer) template_id, example);
+        }
       g_hash_table_insert (self->group_index, (gpointer) group->id, group);
     }
   else
@@ -1297,6 +1327,35 @@ add_breakdown (JsonBuilder       *builder,
   json_builder_end_array (builder);
 }
 
+/* template id → {sql, example}: the SQL and the text of the first
+ * record of each template, in the order of the ids. */
+static void
+add_templates (JsonBuilder       *builder,
+               GrammarEvaluation *self)
+{
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer id;
+
+  g_hash_table_iter_init (&iter, self->templates);
+  while (g_hash_table_iter_next (&iter, &id, NULL))
+    g_ptr_array_add (ids, id);
+  g_ptr_array_sort (ids, compare_keys);
+  json_builder_set_member_name (builder, "templates");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const TemplateExample *example = g_hash_table_lookup (self->templates, g_ptr_array_index (ids, i));
+
+      json_builder_set_member_name (builder, g_ptr_array_index (ids, i));
+      json_builder_begin_object (builder);
+      add_string (builder, "sql", example->sql);
+      add_string (builder, "example", example->example);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+}
+
 /* The records of @group whose answer is not correct (the only ones the
  * lists show: every record of a gap group, the failing ones of a
  * non-robust group), in input order, read again when not kept. */
@@ -1487,6 +1546,7 @@ grammar_evaluation_build_json (GrammarEvaluation  *self,
   add_breakdown (builder, "by_template", self, BY_TEMPLATE);
   add_breakdown (builder, "by_style", self, BY_STYLE);
   add_breakdown (builder, "by_table", self, BY_TABLE);
+  add_templates (builder, self);
   for (guint l = 0; l < G_N_ELEMENTS (list_names); l++)
     {
       json_builder_set_member_name (builder, list_names[l]);
@@ -1499,6 +1559,24 @@ grammar_evaluation_build_json (GrammarEvaluation  *self,
   return json_builder_get_root (builder);
 }
 
+/*
+ * grammar_evaluation_by_style_json:
+ *
+ * The `by_style` breakdown of the report alone, an array.
+ */
+JsonNode *
+grammar_evaluation_by_style_json (GrammarEvaluation *self)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  add_breakdown (builder, "by_style", self, BY_STYLE);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  return json_object_dup_member (json_node_get_object (root), "by_style");
+}
+
 /**
  * grammar_evaluation_to_json:
  * @self: a #GrammarEvaluation
@@ -1507,9 +1585,10 @@ grammar_evaluation_build_json (GrammarEvaluation  *self,
  * Makes the report (format `grammar-report-1`, described in the
  * evaluation guide): the counts, the metrics and their Wilson 95 %
  * intervals (null when undefined), the breakdowns `by_template`,
- * `by_style` and `by_table`, the gap groups with their attribution and
- * the `debug` list of the incorrect or unmeasured records of non-robust
- * groups. Groups are listed in the order of their ids (numbers in
+ * `by_style` and `by_table`, `templates` (each template id's SQL and
+ * text query, those of its first record), the gap groups with their
+ * attribution and the `debug` list of the incorrect or unmeasured
+ * records of non-robust groups. Groups are listed in the order of their ids (numbers in
  * numeric order), records of a group by id.
  *
  * Returns: (transfer full): the report, a JSON object without `comparison`

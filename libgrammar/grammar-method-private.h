@@ -61,6 +61,7 @@ struct _GrammarMethod
   GrammarConfig *config;
   char *outdir;
   GStrv styles;
+  GStrv compare;             /* NULL: the first two styles */
   guint per_template;
   guint per_group;
   guint64 seed;
@@ -119,6 +120,8 @@ G_GNUC_INTERNAL
 void grammar_method_work_free (Work *work);
 G_GNUC_INTERNAL
 void grammar_method_emit_progress (GrammarMethod *self, const char *stage, guint64 done, guint64 total);
+G_GNUC_INTERNAL
+void grammar_method_compared_styles (GrammarMethod *self, guint *a, guint *b);
 G_GNUC_INTERNAL
 void grammar_method_run_work_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable);
 

@@ -23,6 +23,7 @@
 #include "grammar-rag-runner.h"
 #include "grammar-registry.h"
 #include "grammar-report.h"
+#include "grammar-report-private.h"
 #include "grammar-retriever.h"
 #include "grammar-rule-verbalizer.h"
 #include "grammar-schema-generator.h"
@@ -219,6 +220,9 @@ make_dataset (Work          *work,
   return TRUE;
 }
 
+/* The report: every style's row in the breakdown by style, the
+ * comparison of the two styles of compare= (the first two by default)
+ * with its conclusion, and the first style against each other one. */
 static gboolean
 make_report (Work          *work,
              GCancellable  *cancellable,
@@ -226,41 +230,35 @@ make_report (Work          *work,
 {
   GrammarMethod *self = work->self;
   const char * const *styles = grammar_method_get_styles (self);
-  Step *first = grammar_method_find_step (work->run, STEP_JUDGE, styles[0]);
-  Step *second = styles[1] != NULL ? grammar_method_find_step (work->run, STEP_JUDGE, styles[1]) : NULL;
-  Step *assessed_first = grammar_method_find_step (work->run, STEP_ASSESS, styles[0]);
-  Step *assessed_second = styles[1] != NULL ? grammar_method_find_step (work->run, STEP_ASSESS, styles[1]) : NULL;
+  guint n = g_strv_length ((char **) styles);
+  g_autofree const char **judged = g_new0 (const char *, n + 1);
   const char *assessed[3] = { NULL, NULL, NULL };
   g_autoptr (JsonNode) full = NULL;
-  g_autoptr (JsonNode) text = NULL;
+  guint a, b;
 
+  grammar_method_compared_styles (self, &a, &b);
+  for (guint i = 0; i < n; i++)
+    judged[i] = grammar_method_find_step (work->run, STEP_JUDGE, styles[i])->path;
   /* the reliability of the metrics, over the styles the report compares */
-  if (assessed_first != NULL)
+  for (guint i = 0, k = 0; i < 2; i++)
     {
-      assessed[0] = assessed_first->path;
-      assessed[1] = assessed_second != NULL ? assessed_second->path : NULL;
-    }
-  full = grammar_report_build_with_assessed (first->path, second != NULL ? second->path : NULL, assessed, FALSE,
-                                             0.05, 0, error);
+      guint style = i == 0 ? a : b;
+      Step *step = style != G_MAXUINT ? grammar_method_find_step (work->run, STEP_ASSESS, styles[style]) : NULL;
 
+      if (step != NULL)
+        assessed[k++] = step->path;
+    }
+  full = grammar_report_build_styles (judged, a, b, assessed, 0.05, 0, error);
   if (full == NULL)
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (report_formats); i++)
     {
       g_autofree char *path = g_build_filename (self->outdir, report_formats[i].file, NULL);
       GrammarReportFormat format = report_formats[i].format;
-      JsonNode *report = full;
+      /* the text report lists 20 gap groups and errors, as `grammar report` does */
+      guint max_list = format == GRAMMAR_REPORT_FORMAT_TEXT ? GRAMMAR_REPORT_TEXT_MAX_LIST : 0;
 
-      if (format == GRAMMAR_REPORT_FORMAT_TEXT)
-        {
-          /* the text report lists 20 gap groups and errors, as `grammar report` does */
-          text = grammar_report_build_with_assessed (first->path, second != NULL ? second->path : NULL, assessed,
-                                                     FALSE, 0.05, GRAMMAR_REPORT_TEXT_MAX_LIST, error);
-          if (text == NULL)
-            return FALSE;
-          report = text;
-        }
-      if (!grammar_report_write_to_file (report, format, path, cancellable, error))
+      if (!grammar_report_write_listed_to_file (full, format, max_list, path, cancellable, error))
         return FALSE;
     }
   g_clear_pointer (&self->report, json_node_unref);

@@ -59,9 +59,10 @@
  * The corpus the `docs` stage writes is given to every retriever section
  * that has a `documents` key, as the value of that property. Without a
  * `[matcher]` section the judge uses the `contains` matcher. The `[run]`
- * section sets the method's properties (`styles`, `per-template`,
- * `per-group`, `seed`, `max-answer-rows`, `max-answer-bytes`); the report
- * compares the first two styles.
+ * section sets the method's properties (`styles`, `compare`,
+ * `per-template`, `per-group`, `seed`, `max-answer-rows`,
+ * `max-answer-bytes`); the report shows every style and compares the two
+ * of `compare`, by default the first two.
  *
  * The output folder keeps a manifest (`manifest.json`) with a fingerprint
  * of each stage's configuration and inputs: the keyfile sections the stage
@@ -80,6 +81,7 @@ enum {
   PROP_CONFIG,
   PROP_OUTDIR,
   PROP_STYLES,
+  PROP_COMPARE,
   PROP_PER_TEMPLATE,
   PROP_PER_GROUP,
   PROP_SEED,
@@ -150,6 +152,9 @@ grammar_method_get_property (GObject    *object,
     case PROP_STYLES:
       g_value_set_boxed (value, grammar_method_get_styles (self));
       break;
+    case PROP_COMPARE:
+      g_value_set_boxed (value, self->compare);
+      break;
     case PROP_PER_TEMPLATE:
       g_value_set_uint (value, self->per_template);
       break;
@@ -192,6 +197,9 @@ grammar_method_set_property (GObject      *object,
     case PROP_STYLES:
       grammar_method_set_styles (self, g_value_get_boxed (value));
       break;
+    case PROP_COMPARE:
+      grammar_method_set_compare (self, g_value_get_boxed (value));
+      break;
     case PROP_PER_TEMPLATE:
       grammar_method_set_per_template (self, g_value_get_uint (value));
       break;
@@ -231,6 +239,7 @@ grammar_method_finalize (GObject *object)
   g_clear_object (&self->config);
   g_free (self->outdir);
   g_strfreev (self->styles);
+  g_strfreev (self->compare);
   g_clear_pointer (&self->report, json_node_unref);
   g_clear_object (&self->database);
   g_clear_object (&self->schema);
@@ -274,11 +283,22 @@ grammar_method_class_init (GrammarMethodClass *klass)
   /**
    * GrammarMethod:styles:
    *
-   * The text styles to generate and run; the report compares the first
-   * two. Default: short and long.
+   * The text styles to generate and run; the report has a row for each,
+   * and compares the two of #GrammarMethod:compare. Default: short and
+   * long.
    */
   properties[PROP_STYLES] =
-    g_param_spec_boxed ("styles", NULL, "The text styles; the report compares the first two (default: short;long)",
+    g_param_spec_boxed ("styles", NULL, "The text styles; the report shows each (default: short;long)",
+                        G_TYPE_STRV, flags);
+  /**
+   * GrammarMethod:compare:
+   *
+   * The two styles (of #GrammarMethod:styles) whose comparison the report
+   * concludes on, A then B; %NULL for the first two styles. Whatever it
+   * is, the report also compares the first style with each other one.
+   */
+  properties[PROP_COMPARE] =
+    g_param_spec_boxed ("compare", NULL, "The two styles the report compares, A;B (default: the first two styles)",
                         G_TYPE_STRV, flags);
   /**
    * GrammarMethod:per-template:
@@ -411,7 +431,7 @@ grammar_method_init (GrammarMethod *self)
  * @error: return location for a #GError
  *
  * Makes the method for @config, with the properties its `[run]` section
- * sets (`styles`, `per-template`, `per-group`, `seed`, `max-answer-rows`,
+ * sets (`styles`, `compare`, `per-template`, `per-group`, `seed`, `max-answer-rows`,
  * `max-answer-bytes`, `outdir`). Set
  * properties afterwards to override them.
  *
@@ -513,6 +533,62 @@ grammar_method_set_styles (GrammarMethod      *self,
   g_strfreev (self->styles);
   self->styles = styles != NULL && styles[0] != NULL ? g_strdupv ((char **) styles) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STYLES]);
+}
+
+/**
+ * grammar_method_get_compare:
+ * @self: a #GrammarMethod
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the two
+ *   styles the report compares, or %NULL for the first two styles
+ */
+const char * const *
+grammar_method_get_compare (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return (const char * const *) self->compare;
+}
+
+/**
+ * grammar_method_set_compare:
+ * @self: a #GrammarMethod
+ * @styles: (nullable) (array zero-terminated=1): two styles of
+ *   #GrammarMethod:styles, A then B, or %NULL for the first two styles
+ *
+ * Sets #GrammarMethod:compare. The styles are checked when the run
+ * starts: two different styles that the run makes.
+ */
+void
+grammar_method_set_compare (GrammarMethod      *self,
+                            const char * const *styles)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  g_strfreev (self->compare);
+  self->compare = styles != NULL && styles[0] != NULL ? g_strdupv ((char **) styles) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE]);
+}
+
+/* The indices in the styles of the two styles the report compares; @b is
+ * G_MAXUINT when the run has one style. Only valid once check_styles()
+ * passed. */
+void
+grammar_method_compared_styles (GrammarMethod *self,
+                                guint         *a,
+                                guint         *b)
+{
+  const char * const *styles = grammar_method_get_styles (self);
+
+  *a = 0;
+  *b = styles[1] != NULL ? 1 : G_MAXUINT;
+  for (guint i = 0; self->compare != NULL && styles[i] != NULL; i++)
+    {
+      if (g_str_equal (styles[i], self->compare[0]))
+        *a = i;
+      else if (self->compare[1] != NULL && g_str_equal (styles[i], self->compare[1]))
+        *b = i;
+    }
 }
 
 /**
@@ -1205,6 +1281,34 @@ plan_steps (Run *run)
   return run->steps;
 }
 
+/* compare= names two different styles of the run. */
+static gboolean
+check_compare (GrammarMethod  *self,
+               GError        **error)
+{
+  const char * const *styles = grammar_method_get_styles (self);
+  g_autofree char *list = g_strjoinv (";", (char **) styles);
+  const char *problem = NULL;
+
+  if (self->compare == NULL)
+    return TRUE;
+  if (g_strv_length (self->compare) != 2)
+    problem = "name two styles, A then B, such as compare=short;long";
+  else if (g_str_equal (self->compare[0], self->compare[1]))
+    problem = "the two styles must differ";
+  else if (!g_strv_contains (styles, self->compare[0]) || !g_strv_contains (styles, self->compare[1]))
+    problem = "both must be styles of the run";
+  if (problem == NULL)
+    return TRUE;
+  {
+    g_autofree char *written = g_strjoinv (";", self->compare);
+
+    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: [run] compare: “%s”: %s (the styles are %s)",
+                 grammar_config_get_path (self->config), written, problem, list);
+  }
+  return FALSE;
+}
+
 static gboolean
 check_styles (GrammarMethod  *self,
               GError        **error)
@@ -1236,7 +1340,7 @@ check_styles (GrammarMethod  *self,
             return FALSE;
           }
     }
-  return TRUE;
+  return check_compare (self, error);
 }
 
 /* Everything the generation stages build from the keyfile, built before

@@ -35,6 +35,9 @@ void                grammar_method_set_outdir       (GrammarMethod        *self,
 const char * const *grammar_method_get_styles       (GrammarMethod        *self);
 void                grammar_method_set_styles       (GrammarMethod        *self,
                                                      const char * const   *styles);
+const char * const *grammar_method_get_compare      (GrammarMethod        *self);
+void                grammar_method_set_compare      (GrammarMethod        *self,
+                                                     const char * const   *styles);
 guint               grammar_method_get_per_template (GrammarMethod        *self);
 void                grammar_method_set_per_template (GrammarMethod        *self,
                                                      guint                 per_template);

@@ -32,11 +32,46 @@ markdown_escape (GString    *out,
     }
 }
 
+/* A cell: a template as its SQL, example and id on three lines; a long
+ * value cut at CELL_SHOWN characters, with a note saying so. */
+static void
+markdown_cell (GString      *out,
+               const Column *column,
+               const Cell   *cell)
+{
+  gboolean user = (column->flags & COLUMN_USER) != 0;
+  g_autofree char *preview = NULL;
+  g_autofree char *note = NULL;
+
+  if ((column->flags & COLUMN_TEMPLATE) != 0 && strstr (cell->text, TEMPLATE_SEPARATOR) != NULL)
+    {
+      g_auto (GStrv) parts = g_strsplit (cell->text, TEMPLATE_SEPARATOR, 3);
+      g_autoptr (GString) shown = g_string_new (parts[0]);
+
+      if (parts[1] != NULL && *parts[1] != '\0')
+        g_string_append_printf (shown, "\n“%s”", parts[1]);
+      if (parts[1] != NULL && parts[2] != NULL)
+        g_string_append_printf (shown, "\n%s", parts[2]);
+      markdown_escape (out, shown->str, user);
+      return;
+    }
+  preview = grammar_report_cell_preview (cell);
+  note = grammar_report_cell_note (cell, CELL_SHOWN);
+  markdown_escape (out, preview, user);
+  if (note != NULL)
+    {
+      g_string_append_c (out, ' ');
+      markdown_escape (out, note, TRUE);
+    }
+}
+
 static void
 markdown_table (GString *out,
                 Table   *table)
 {
-  if (table->rows->len == 0)
+  guint n_rows = grammar_report_table_n_rows (table);
+
+  if (n_rows == 0)
     {
       g_string_append (out, "(none)\n");
       return;
@@ -52,15 +87,13 @@ markdown_table (GString *out,
   for (guint c = 0; c < table->n_columns; c++)
     g_string_append (out, (table->columns[c].flags & COLUMN_NUMERIC) != 0 ? " ---: |" : " --- |");
   g_string_append_c (out, '\n');
-  for (guint r = 0; r < table->rows->len; r++)
+  for (guint r = 0; r < n_rows; r++)
     {
-      char **row = g_ptr_array_index (table->rows, r);
-
       g_string_append (out, "|");
       for (guint c = 0; c < table->n_columns; c++)
         {
           g_string_append_c (out, ' ');
-          markdown_escape (out, row[c], (table->columns[c].flags & COLUMN_USER) != 0);
+          markdown_cell (out, &table->columns[c], grammar_report_table_cell (table, r, c));
           g_string_append (out, " |");
         }
       g_string_append_c (out, '\n');

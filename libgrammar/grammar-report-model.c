@@ -16,11 +16,12 @@
 #define NONE "—"
 
 /* The charts of the HTML page, in pixels. */
-#define CHART_LABEL_WIDTH 260
+/* the most: a chart's labels take what its longest needs */
+#define CHART_LABEL_WIDTH 300
 #define CHART_PLOT_WIDTH 400
 #define CHART_VALUE_WIDTH 190
 #define CHART_ROW_HEIGHT 24
-#define CHART_LABEL_COLUMNS 36
+#define CHART_LABEL_COLUMNS 34
 /* A chart of more rows than this shows the first ones; the table has all. */
 #define CHART_MAX_ROWS 60
 
@@ -34,6 +35,12 @@
 static const Column figure_columns[] = {
   { "Figure", 0, 0 }, { "Value", COLUMN_NUMERIC, 0 }, { "95 % interval", 0, 0 },
 };
+static const Column template_breakdown_columns[] = {
+  { "Template", COLUMN_USER | COLUMN_TEMPLATE | COLUMN_WRAP, 60 }, { "Inst.", COLUMN_NUMERIC, 0 },
+  { "Unm.", COLUMN_NUMERIC, 0 }, { "Gap/Rob./Non-rob.", COLUMN_NUMERIC, 0 }, { "Acc.", COLUMN_NUMERIC, 0 },
+  { "Rob.", COLUMN_NUMERIC, 0 }, { "Rob. 95 %", 0, 0 }, { "K. acc.", COLUMN_NUMERIC, 0 },
+  { "R. acc.", COLUMN_NUMERIC, 0 }, { "R. rob.", COLUMN_NUMERIC, 0 },
+};
 static const Column group_columns[] = {
   { "Tag", 0, 0 }, { "Groups", COLUMN_NUMERIC, 0 }, { "Instances", COLUMN_NUMERIC, 0 },
 };
@@ -43,16 +50,23 @@ static const Column breakdown_columns[] = {
   { "Rob. 95 %", 0, 0 }, { "K. acc.", COLUMN_NUMERIC, 0 }, { "R. acc.", COLUMN_NUMERIC, 0 },
   { "R. rob.", COLUMN_NUMERIC, 0 },
 };
+/* The text format wraps the values of the lists at 100 columns. */
+#define LIST_TEXT (COLUMN_USER | COLUMN_WRAP)
 static const Column gap_columns[] = {
   { "Group", COLUMN_USER, 0 }, { "Instances", COLUMN_NUMERIC, 0 }, { "Attribution", 0, 0 },
-  { "Template", COLUMN_USER, 0 }, { "Style", COLUMN_USER, 0 }, { "SQL", COLUMN_USER, 160 },
-  { "Answer", COLUMN_USER, 160 }, { "Texts", COLUMN_USER, 160 },
+  { "Template", COLUMN_USER | COLUMN_TEMPLATE_ID, 0 }, { "Style", COLUMN_USER, 0 }, { "SQL", LIST_TEXT, 100 },
+  { "Answer", LIST_TEXT, 100 }, { "Texts", LIST_TEXT, 100 },
 };
 static const Column debug_columns[] = {
-  { "Record", COLUMN_USER, 0 }, { "Group", COLUMN_USER, 0 }, { "Template", COLUMN_USER, 0 },
+  { "Record", COLUMN_USER, 0 }, { "Group", COLUMN_USER, 0 }, { "Template", COLUMN_USER | COLUMN_TEMPLATE_ID, 0 },
   { "Style", COLUMN_USER, 0 }, { "Verdict", 0, 0 }, { "Retrieval", 0, 0 }, { "Attribution", 0, 0 },
-  { "Text", COLUMN_USER, 160 }, { "Answer", COLUMN_USER, 160 }, { "Response", COLUMN_USER, 160 },
-  { "Reason", COLUMN_USER, 160 },
+  { "Text", LIST_TEXT, 100 }, { "Answer", LIST_TEXT, 100 }, { "Response", LIST_TEXT, 100 },
+  { "Reason", LIST_TEXT, 100 },
+};
+static const Column pair_columns[] = {
+  { "B", COLUMN_USER, 0 }, { "Groups", COLUMN_NUMERIC, 0 }, { "Acc. A", COLUMN_NUMERIC, 0 },
+  { "Acc. B", COLUMN_NUMERIC, 0 }, { "Acc. p", COLUMN_NUMERIC, 0 }, { "Rob. A", COLUMN_NUMERIC, 0 },
+  { "Rob. B", COLUMN_NUMERIC, 0 }, { "Rob. p", COLUMN_NUMERIC, 0 },
 };
 static const Column pairing_columns[] = {
   { "Figure", 0, 0 }, { "Value", COLUMN_NUMERIC, 0 },
@@ -69,7 +83,7 @@ static const Column paper_columns[] = {
   { "Recall (z 95 %)", 0, 0 },
 };
 static const Column retrieval_columns[] = {
-  { "k", 0, 0 }, { "Slice", COLUMN_USER, 28 }, { "n", COLUMN_NUMERIC, 0 }, { "Hit rate (95 %)", 0, 0 },
+  { "k", 0, 0 }, { "Slice", COLUMN_USER | COLUMN_TEMPLATE | COLUMN_WRAP, 40 }, { "n", COLUMN_NUMERIC, 0 }, { "Hit rate (95 %)", 0, 0 },
   { "Precision (95 %)", 0, 0 }, { "Recall (95 %)", 0, 0 }, { "MRR (95 %)", 0, 0 }, { "nDCG (95 %)", 0, 0 },
 };
 static const Column rageval_columns[] = {
@@ -93,6 +107,12 @@ static const Column test_columns[] = {
 
 /* Document */
 
+static void
+cell_clear (Cell *cell)
+{
+  g_free (cell->text);
+}
+
 static Table *
 table_new (const Column *columns,
            guint         n_columns,
@@ -103,25 +123,112 @@ table_new (const Column *columns,
   table->columns = columns;
   table->n_columns = n_columns;
   table->records = records;
-  table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  table->cells = g_array_new (FALSE, TRUE, sizeof (Cell));
+  g_array_set_clear_func (table->cells, (GDestroyNotify) cell_clear);
+  table->anchors = g_ptr_array_new_with_free_func (g_free);
   return table;
 }
 
 #define TABLE_NEW(columns, records) table_new (columns, G_N_ELEMENTS (columns), records)
+
+/* A cell of @text (taken), valid UTF-8, its first CELL_KEPT characters
+ * only: a value of megabytes is not held twice, nor rendered. */
+static Cell
+cell_take (char *text)
+{
+  Cell cell = { text, 0 };
+
+  if (!g_utf8_validate (cell.text, -1, NULL))
+    {
+      cell.text = g_utf8_make_valid (text, -1);
+      g_free (text);
+    }
+  cell.length = g_utf8_strlen (cell.text, -1);
+  if (cell.length > CELL_KEPT)
+    {
+      char *end = g_utf8_offset_to_pointer (cell.text, CELL_KEPT);
+
+      *end = '\0';
+      cell.text = g_realloc (cell.text, end - cell.text + 1);
+    }
+  return cell;
+}
+
+static void
+table_add_valist (Table   *table,
+                  char    *anchor,
+                  va_list  ap)
+{
+  for (guint i = 0; i < table->n_columns; i++)
+    {
+      Cell cell = cell_take (va_arg (ap, char *));
+
+      g_array_append_val (table->cells, cell);
+    }
+  g_ptr_array_add (table->anchors, anchor);
+}
 
 /* Adds a row of exactly n_columns cells, each taken (transfer full). */
 static void
 table_add (Table *table,
            ...)
 {
-  char **row = g_new0 (char *, table->n_columns + 1);
   va_list ap;
 
   va_start (ap, table);
-  for (guint i = 0; i < table->n_columns; i++)
-    row[i] = va_arg (ap, char *);
+  table_add_valist (table, NULL, ap);
   va_end (ap);
-  g_ptr_array_add (table->rows, row);
+}
+
+/* As table_add(), the row with the HTML id @anchor (taken). */
+static void
+table_add_anchored (Table *table,
+                    char  *anchor,
+                    ...)
+{
+  va_list ap;
+
+  va_start (ap, anchor);
+  table_add_valist (table, anchor, ap);
+  va_end (ap);
+}
+
+guint
+grammar_report_table_n_rows (const Table *table)
+{
+  return table->cells->len / table->n_columns;
+}
+
+const Cell *
+grammar_report_table_cell (const Table *table,
+                           guint        row,
+                           guint        column)
+{
+  return &g_array_index (table->cells, Cell, row * table->n_columns + column);
+}
+
+/* The first CELL_SHOWN characters of @cell, with "…" when it has more. */
+char *
+grammar_report_cell_preview (const Cell *cell)
+{
+  const char *end;
+
+  if (cell->length <= CELL_SHOWN)
+    return g_strdup (cell->text);
+  end = g_utf8_offset_to_pointer (cell->text, CELL_SHOWN);
+  return g_strdup_printf ("%.*s…", (int) (end - cell->text), cell->text);
+}
+
+/* Where the rest of a value is, when only its first @shown characters
+ * are shown; NULL when it is shown whole. */
+char *
+grammar_report_cell_note (const Cell *cell,
+                          guint       shown)
+{
+  if (cell->length <= shown)
+    return NULL;
+  return g_strdup_printf ("[%u of %" G_GUINT64_FORMAT " characters shown; the JSON report has the whole value]",
+                          shown, cell->length);
 }
 
 static void
@@ -129,17 +236,22 @@ block_free (Block *block)
 {
   g_free (block->text);
   if (block->table != NULL)
-    g_ptr_array_unref (block->table->rows);
+    {
+      g_array_unref (block->table->cells);
+      g_ptr_array_unref (block->table->anchors);
+    }
   g_free (block->table);
   g_free (block);
 }
 
 static Document *
-document_new (gboolean charts)
+document_new (gboolean charts,
+              guint    max_list)
 {
   Document *doc = g_new0 (Document, 1);
 
   doc->charts = charts;
+  doc->max_list = max_list;
   doc->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) block_free);
   return doc;
 }
@@ -417,6 +529,66 @@ metric_title (const char *metric)
   return metric != NULL ? metric : NONE;
 }
 
+/* @text cut to its first @n characters, with "…" when it had more. */
+static char *
+cut_chars (const char *text,
+           guint       n)
+{
+  const char *end;
+
+  if (g_utf8_strlen (text, -1) <= n)
+    return g_strdup (text);
+  end = g_utf8_offset_to_pointer (text, n);
+  return g_strdup_printf ("%.*s…", (int) (end - text), text);
+}
+
+/* The SQL and example text query of template @id, from the report's
+ * `templates`; FALSE when it has none for @id. */
+static gboolean
+template_parts (Document    *doc,
+                const char  *id,
+                const char **sql,
+                const char **example)
+{
+  JsonObject *entry = id != NULL ? member_object (doc->templates, id) : NULL;
+
+  *sql = member_string (entry, "sql");
+  *example = member_string (entry, "example");
+  return *sql != NULL;
+}
+
+/* How the report shows template @id: its SQL, an example text query and
+ * its id (a COLUMN_TEMPLATE cell), or the id alone when the report does
+ * not have its SQL. The SQL is cut at 500 characters, the example at
+ * CELL_SHOWN: the JSON report has them whole. */
+static char *
+template_cell (Document   *doc,
+               const char *id)
+{
+  const char *sql, *example;
+  g_autofree char *sql_cut = NULL;
+  g_autofree char *example_cut = NULL;
+
+  if (!template_parts (doc, id, &sql, &example))
+    return dup_or_none (id);
+  sql_cut = cut_chars (sql, 500);
+  example_cut = example != NULL ? cut_chars (example, CELL_SHOWN) : g_strdup ("");
+  return g_strconcat (sql_cut, TEMPLATE_SEPARATOR, example_cut, TEMPLATE_SEPARATOR, id, NULL);
+}
+
+/* The HTML id of template @id's row in the breakdown, or NULL when @id
+ * cannot be written in a link as it is. */
+static char *
+template_anchor (const char *id)
+{
+  if (id == NULL || *id == '\0')
+    return NULL;
+  for (const char *p = id; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
+      return NULL;
+  return g_strconcat ("template-", id, NULL);
+}
+
 /* Checking the required members: the ones every report has, without
  * which the summary would be meaningless. */
 
@@ -487,6 +659,7 @@ grammar_report_check (JsonNode  *report,
 typedef struct
 {
   char *label;
+  char *title;               /* shown on hover: the whole label, or this when not NULL */
   double value;              /* NAN: undefined */
   double lo, hi;             /* NAN: no interval */
   const char *color;
@@ -496,6 +669,7 @@ static void
 chart_row_clear (ChartRow *row)
 {
   g_free (row->label);
+  g_free (row->title);
 }
 
 static GArray *
@@ -514,7 +688,7 @@ chart_rows_add (GArray     *rows,
                 JsonNode   *interval,
                 const char *color)
 {
-  ChartRow row = { label, value, NAN, NAN, color };
+  ChartRow row = { label, NULL, value, NAN, NAN, color };
 
   node_interval (interval, &row.lo, &row.hi);
   g_array_append_val (rows, row);
@@ -532,20 +706,22 @@ grammar_report_escape_html (const char *text,
 }
 
 static int
-chart_x (double value)
+chart_x (int    left,
+         double value)
 {
-  return CHART_LABEL_WIDTH + (int) lround (CLAMP (value, 0.0, 1.0) * CHART_PLOT_WIDTH);
+  return left + (int) lround (CLAMP (value, 0.0, 1.0) * CHART_PLOT_WIDTH);
 }
 
 static void
 chart_grid (GString *svg,
+            int      left,
             int      bottom)
 {
   static const char * const ticks[] = { "0", "0.25", "0.5", "0.75", "1" };
 
   for (guint k = 0; k < G_N_ELEMENTS (ticks); k++)
     {
-      int x = CHART_LABEL_WIDTH + (int) k * CHART_PLOT_WIDTH / 4;
+      int x = left + (int) k * CHART_PLOT_WIDTH / 4;
 
       g_string_append_printf (svg,
         "<line x1=\"%d\" y1=\"4\" x2=\"%d\" y2=\"%d\" stroke=\"#dddddd\"/>"
@@ -557,10 +733,11 @@ chart_grid (GString *svg,
 static void
 chart_row (GString        *svg,
            const ChartRow *row,
+           int             left,
            int             y)
 {
   g_autofree char *label = grammar_report_escape_html (row->label, CHART_LABEL_COLUMNS);
-  g_autofree char *full_label = grammar_report_escape_html (row->label, 0);
+  g_autofree char *full_label = grammar_report_escape_html (row->title != NULL ? row->title : row->label, 0);
   g_autofree char *value = format_decimal (row->value, FALSE);
   g_autofree char *lo = format_decimal (row->lo, FALSE);
   g_autofree char *hi = format_decimal (row->hi, FALSE);
@@ -568,26 +745,26 @@ chart_row (GString        *svg,
   gboolean has_interval = isfinite (row->lo) && isfinite (row->hi);
 
   g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s<title>%s</title></text>\n",
-                          CHART_LABEL_WIDTH - 8, middle + 4, label, full_label);
+                          left - 8, middle + 4, label, full_label);
   if (!isfinite (row->value))
     {
       g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\" class=\"na\">n/a (undefined)</text>\n",
-                              CHART_LABEL_WIDTH + 4, middle + 4);
+                              left + 4, middle + 4);
       return;
     }
   g_string_append_printf (svg, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" fill=\"%s\" "
                           "fill-opacity=\"0.45\"/>\n",
-                          CHART_LABEL_WIDTH, middle - 7, chart_x (row->value) - CHART_LABEL_WIDTH, row->color);
+                          left, middle - 7, chart_x (left, row->value) - left, row->color);
   if (has_interval)
     g_string_append_printf (svg,
       "<g stroke=\"#222222\" stroke-width=\"1.5\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n",
-      chart_x (row->lo), middle, chart_x (row->hi), middle,
-      chart_x (row->lo), middle - 5, chart_x (row->lo), middle + 5,
-      chart_x (row->hi), middle - 5, chart_x (row->hi), middle + 5);
+      chart_x (left, row->lo), middle, chart_x (left, row->hi), middle,
+      chart_x (left, row->lo), middle - 5, chart_x (left, row->lo), middle + 5,
+      chart_x (left, row->hi), middle - 5, chart_x (left, row->hi), middle + 5);
   g_string_append_printf (svg, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>\n",
-                          chart_x (row->value), middle, row->color);
-  g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\">%s", CHART_LABEL_WIDTH + CHART_PLOT_WIDTH + 8,
+                          chart_x (left, row->value), middle, row->color);
+  g_string_append_printf (svg, "<text x=\"%d\" y=\"%d\">%s", left + CHART_PLOT_WIDTH + 8,
                           middle + 4, value);
   if (has_interval)
     g_string_append_printf (svg, " [%s, %s]", lo, hi);
@@ -603,14 +780,25 @@ interval_chart (const char *caption,
   g_autofree char *escaped_caption = grammar_report_escape_html (caption, 0);
   guint shown = MIN (rows->len, CHART_MAX_ROWS);
   int bottom = 8 + (int) shown * CHART_ROW_HEIGHT;
-  int width = CHART_LABEL_WIDTH + CHART_PLOT_WIDTH + CHART_VALUE_WIDTH;
-  int height = bottom + 24;
+  guint label_columns = 0;
+  int left, width, height = bottom + 24;
+
+  /* as wide as the longest label needs, up to 8 px a column at 12 px */
+  for (guint i = 0; i < shown; i++)
+    {
+      g_autofree char *label = grammar_report_sanitize (g_array_index (rows, ChartRow, i).label, FALSE,
+                                                        CHART_LABEL_COLUMNS);
+
+      label_columns = MAX (label_columns, g_utf8_strlen (label, -1));
+    }
+  left = CLAMP (16 + 8 * (int) label_columns, 80, CHART_LABEL_WIDTH);
+  width = left + CHART_PLOT_WIDTH + CHART_VALUE_WIDTH;
 
   g_string_append_printf (svg, "<figure>\n<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                           "role=\"img\" aria-label=\"%s\">\n", width, height, width, height, escaped_caption);
-  chart_grid (svg, bottom);
+  chart_grid (svg, left, bottom);
   for (guint i = 0; i < shown; i++)
-    chart_row (svg, &g_array_index (rows, ChartRow, i), 8 + (int) i * CHART_ROW_HEIGHT);
+    chart_row (svg, &g_array_index (rows, ChartRow, i), left, 8 + (int) i * CHART_ROW_HEIGHT);
   g_string_append_printf (svg, "</svg>\n<figcaption>%s", escaped_caption);
   if (rows->len > shown)
     g_string_append_printf (svg, " The first %u of %u are drawn; the table has all.", shown, rows->len);
@@ -699,16 +887,45 @@ groups_chart (JsonObject *groups)
 
 /* Building the document */
 
+/* The keys of the entries of the breakdown @name, joined by ", ". */
+static char *
+join_keys (JsonObject *root,
+           const char *name)
+{
+  JsonArray *entries = member_array (root, name);
+  g_autoptr (GString) joined = g_string_new (NULL);
+
+  for (guint i = 0; entries != NULL && i < json_array_get_length (entries); i++)
+    {
+      JsonNode *node = json_array_get_element (entries, i);
+      const char *key = JSON_NODE_HOLDS_OBJECT (node) ? member_string (json_node_get_object (node), "key") : NULL;
+
+      if (key == NULL)
+        continue;
+      if (joined->len > 0)
+        g_string_append (joined, ", ");
+      g_string_append (joined, key);
+    }
+  return joined->len > 0 ? g_string_free (g_steal_pointer (&joined), FALSE) : NULL;
+}
+
 static void
 add_title (Document   *doc,
            JsonObject *root)
 {
   const char *source = member_string (root, "source");
   g_autofree char *styles = join_strings (member_array (root, "styles"), ", ");
+  g_autofree char *all_styles = join_keys (root, "by_style");
 
   doc->title = source != NULL ? g_strdup_printf ("GRAMMAR report: %s", source) : g_strdup ("GRAMMAR report");
   add_block (doc, BLOCK_HEADING, 1, g_strdup (doc->title));
-  if (styles != NULL)
+  /* A run of several styles: the figures are those of one style, and
+   * the breakdown by style has them all. */
+  if (styles != NULL && all_styles != NULL && !g_str_equal (styles, all_styles))
+    add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+      "Styles: %s for the figures, groups and lists; every style in the breakdown by style: %s.",
+      styles, all_styles));
+  else if (styles != NULL)
     add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("Styles: %s.", styles));
 }
 
@@ -774,13 +991,17 @@ format_group_counts (JsonObject *groups)
 }
 
 static void
-add_breakdown_row (Table      *table,
-                   JsonObject *entry)
+add_breakdown_row (Document   *doc,
+                   Table      *table,
+                   JsonObject *entry,
+                   gboolean    templates)
 {
   JsonObject *intervals = member_object (entry, "intervals");
   JsonObject *retrieval = member_object (entry, "retrieval");
+  const char *key = member_string (entry, "key");
 
-  table_add (table, dup_or_none (member_string (entry, "key")), format_count (entry, "instances"),
+  table_add_anchored (table, templates ? template_anchor (key) : NULL,
+             templates ? template_cell (doc, key) : dup_or_none (key), format_count (entry, "instances"),
              format_count (entry, "unmeasured"), format_group_counts (member_object (entry, "groups")),
              format_rate (entry, "accuracy"), format_rate (entry, "robustness"),
              format_interval (intervals, "robustness"), format_rate (entry, "knowledge_accuracy"),
@@ -798,20 +1019,36 @@ add_breakdown (Document   *doc,
   g_autoptr (GArray) chart = chart_rows_new ();
   Table *table;
 
+  gboolean templates = g_str_equal (name, "by_template");
+
   if (entries == NULL)
     return;
   add_block (doc, BLOCK_HEADING, 2, g_strdup (title));
-  table = TABLE_NEW (breakdown_columns, FALSE);
+  if (templates && doc->templates != NULL)
+    add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup (
+      "Each template by the SQL and the text query of its first record, with its id."));
+  table = templates ? TABLE_NEW (template_breakdown_columns, FALSE) : TABLE_NEW (breakdown_columns, FALSE);
   for (guint i = 0; i < json_array_get_length (entries); i++)
     {
       JsonNode *node = json_array_get_element (entries, i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *key = entry != NULL ? member_string (entry, "key") : NULL;
+      const char *sql, *example;
 
       if (entry == NULL)
         continue;
-      add_breakdown_row (table, entry);
-      chart_rows_add (chart, dup_or_none (member_string (entry, "key")), member_number (entry, "robustness"),
+      add_breakdown_row (doc, table, entry, templates);
+      chart_rows_add (chart, dup_or_none (key), member_number (entry, "robustness"),
                       member (member_object (entry, "intervals"), "robustness"), COLOR_A);
+      /* a template's row is labelled with its SQL, the rest on hover */
+      if (templates && template_parts (doc, key, &sql, &example))
+        {
+          ChartRow *row = &g_array_index (chart, ChartRow, chart->len - 1);
+
+          g_free (row->label);
+          row->label = cut_chars (sql, 200);
+          row->title = g_strdup_printf ("%s\n%s\n%s", row->label, example != NULL ? example : "", key);
+        }
     }
   add_table (doc, table);
   if (doc->charts && chart_caption != NULL && chart->len > 0)
@@ -848,6 +1085,8 @@ add_gap_groups (Document   *doc,
   if (list == NULL)
     return;
   n = json_array_get_length (list);
+  if (doc->max_list > 0)
+    n = MIN (n, doc->max_list);
   add_block (doc, BLOCK_HEADING, 2, g_strdup ("Gap groups"));
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
     "%u of %s gap groups listed. Attribution: language-model when a record of the group had a "
@@ -881,6 +1120,8 @@ add_debug (Document   *doc,
   if (list == NULL)
     return;
   n = json_array_get_length (list);
+  if (doc->max_list > 0)
+    n = MIN (n, doc->max_list);
   add_block (doc, BLOCK_HEADING, 2, g_strdup ("Errors in non-robust groups"));
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
     "%u incorrect or unmeasured records of non-robust groups listed, each attributed to the "
@@ -1027,7 +1268,7 @@ add_comparison (Document   *doc,
 
   if (comparison == NULL)
     return;
-  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Comparison"));
+  add_block (doc, BLOCK_HEADING, 2, g_strdup_printf ("Comparison: %s (A) and %s (B)", name_a, name_b));
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("A: %s (%s). B: %s (%s).",
                                                        name_a, source_a != NULL ? source_a : NONE,
                                                        name_b, source_b != NULL ? source_b : NONE));
@@ -1044,6 +1285,80 @@ add_comparison (Document   *doc,
         has_normal_interval (member_object (comparison, "retrieval_metrics")) ? " (" NORMAL_ABOVE " groups)" : ""));
       add_paired_rows (paired, member_object (comparison, "retrieval_metrics"), "");
       add_table (doc, paired);
+    }
+}
+
+/* The test of @metric among a comparison's tests, or NULL. */
+static JsonObject *
+find_test (JsonObject *comparison,
+           const char *metric)
+{
+  JsonArray *tests = member_array (comparison, "tests");
+
+  for (guint i = 0; tests != NULL && i < json_array_get_length (tests); i++)
+    {
+      JsonNode *node = json_array_get_element (tests, i);
+      JsonObject *test = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (g_strcmp0 (member_string (test, "metric"), metric) == 0)
+        return test;
+    }
+  return NULL;
+}
+
+/* A run of several styles: the first style against each other one, the
+ * accuracy and robustness tests of each pair and its conclusion. */
+static void
+add_pairs (Document   *doc,
+           JsonObject *root)
+{
+  JsonArray *pairs = member_array (root, "pairs");
+  g_autofree char *first = NULL;
+  Table *table;
+  guint n = pairs != NULL ? json_array_get_length (pairs) : 0;
+
+  if (n == 0)
+    return;
+  for (guint i = 0; i < n && first == NULL; i++)
+    {
+      JsonNode *node = json_array_get_element (pairs, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        first = side_name (member_object (json_node_get_object (node), "a"), "A");
+    }
+  add_block (doc, BLOCK_HEADING, 2, g_strdup_printf ("Every style against %s", first != NULL ? first : "A"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "A is %s, B each other style; the groups of each pair are compared as above (the groups both share, without "
+    "those that are gaps in both). Acc. and Rob.: accuracy and robustness of each side, with the p of their "
+    "two-proportion z-test.", first != NULL ? first : "A"));
+  table = TABLE_NEW (pair_columns, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (pairs, i);
+      JsonObject *pair = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonObject *accuracy = find_test (pair, "accuracy");
+      JsonObject *robustness = find_test (pair, "robustness");
+
+      if (pair == NULL)
+        continue;
+      table_add (table, side_name (member_object (pair, "b"), "B"), format_count (pair, "groups_compared"),
+                 format_rate (member_object (accuracy, "a"), "rate"), format_rate (member_object (accuracy, "b"), "rate"),
+                 format_p (accuracy), format_rate (member_object (robustness, "a"), "rate"),
+                 format_rate (member_object (robustness, "b"), "rate"), format_p (robustness));
+    }
+  add_table (doc, table);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (pairs, i);
+      JsonObject *pair = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *conclusion = member_string (pair, "conclusion");
+      g_autofree char *name_a = NULL, *name_b = NULL;
+
+      if (conclusion == NULL)
+        continue;
+      name_a = side_name (member_object (pair, "a"), "A");
+      name_b = side_name (member_object (pair, "b"), "B");
+      add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("%s against %s: %s", name_a, name_b, conclusion));
     }
 }
 
@@ -1218,7 +1533,8 @@ typedef void (*SliceRowFunc) (Table      *table,
                               JsonObject *figures);
 
 static void
-for_each_slice (JsonObject   *measures,
+for_each_slice (Document     *doc,
+                JsonObject   *measures,
                 gboolean      templates,
                 Table        *table,
                 SliceRowFunc  add,
@@ -1238,8 +1554,14 @@ for_each_slice (JsonObject   *measures,
         continue;
       for (GList *l = keys; l != NULL; l = l->next)
         {
-          g_autofree char *slice = g_strdup_printf ("%s %s", breakdowns[b].prefix, (const char *) l->data);
+          const char *sql, *example;
+          g_autofree char *slice = NULL;
 
+          /* a template by its SQL, as in the breakdown */
+          if (templates && template_parts (doc, l->data, &sql, &example))
+            slice = template_cell (doc, l->data);
+          else
+            slice = g_strdup_printf ("%s %s", breakdowns[b].prefix, (const char *) l->data);
           add (table, data, slice, member_object (slices, l->data));
         }
     }
@@ -1332,10 +1654,10 @@ add_retrieval_metrics (Document   *doc,
     measured, no_true, no_retrieval, seed, resamples,
     has_normal_interval (measures) ? "; " NORMAL_ABOVE " records" : ""));
   table = TABLE_NEW (retrieval_columns, FALSE);
-  for_each_slice (measures, FALSE, table, retrieval_row, cutoffs);
+  for_each_slice (doc, measures, FALSE, table, retrieval_row, cutoffs);
   add_table (doc, table);
   rageval = TABLE_NEW (rageval_columns, FALSE);
-  for_each_slice (measures, FALSE, rageval, rageval_row, NULL);
+  for_each_slice (doc, measures, FALSE, rageval, rageval_row, NULL);
   add_table (doc, rageval);
   if (doc->charts && cutoffs != NULL && json_array_get_length (cutoffs) > 0)
     {
@@ -1363,7 +1685,7 @@ add_retrieval_metrics (Document   *doc,
   add_block (doc, BLOCK_HEADING, 2, g_strdup ("Retrieval by template"));
   templates = TABLE_NEW (retrieval_columns, FALSE);
   /* for_each_slice adds "all" first: the reference line. */
-  for_each_slice (measures, TRUE, templates, retrieval_template_row, cutoffs);
+  for_each_slice (doc, measures, TRUE, templates, retrieval_template_row, cutoffs);
   add_table (doc, templates);
 }
 
@@ -1439,7 +1761,7 @@ add_keypoints (Document   *doc,
       const char *colors[] = { COLOR_ROBUST, COLOR_GAP, NULL };
       g_autofree char *prefix = g_strdup_printf ("%s · ", (const char *) l->data);
 
-      for_each_slice (metric, FALSE, table, keypoint_row, l->data);
+      for_each_slice (doc, metric, FALSE, table, keypoint_row, l->data);
       chart_by_style (chart, prefix, member_object (metric, "by_style"), names, titles, colors);
       if (pairs != NULL)
         {
@@ -1470,10 +1792,12 @@ add_keypoints (Document   *doc,
 
 Document *
 grammar_report_document_build (JsonObject *root,
-                gboolean    charts)
+                               gboolean    charts,
+                               guint       max_list)
 {
-  g_autoptr (Document) doc = document_new (charts);
+  g_autoptr (Document) doc = document_new (charts, max_list);
 
+  doc->templates = member_object (root, "templates");
   add_title (doc, root);
   add_summary (doc, root);
   add_groups (doc, root);
@@ -1482,7 +1806,9 @@ grammar_report_document_build (JsonObject *root,
   add_debug (doc, root);
   add_retrieval_metrics (doc, root);
   add_comparison (doc, root);
+  add_pairs (doc, root);
   add_reliability (doc, root);
   add_keypoints (doc, root);
+  doc->templates = NULL;
   return g_steal_pointer (&doc);
 }

@@ -6,6 +6,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "grammar-report.h"
+
 G_BEGIN_DECLS
 
 /* The report is first turned into a list of blocks (headings, paragraphs,
@@ -15,21 +17,42 @@ G_BEGIN_DECLS
 enum {
   COLUMN_NUMERIC = 1 << 0,   /* right-aligned */
   COLUMN_USER = 1 << 1,      /* text from the user's data: escaped the most */
+  COLUMN_TEMPLATE = 1 << 2,  /* a template: its SQL, example and id, joined by TEMPLATE_SEPARATOR */
+  COLUMN_WRAP = 1 << 3,      /* text format: long lines wrap instead of being elided */
+  COLUMN_TEMPLATE_ID = 1 << 4, /* a template id: in HTML, a link to its row in the breakdown */
 };
+
+/* Between the parts of a COLUMN_TEMPLATE cell (no text of the data has
+ * it once sanitized: it is a control character). */
+#define TEMPLATE_SEPARATOR "\x1f"
+
+/* A value longer than CELL_SHOWN characters is cut there in the text and
+ * Markdown formats, and in HTML shows its first CELL_SHOWN characters
+ * with the rest one click away, up to CELL_KEPT characters: the page does
+ * not grow with the data. The JSON format has every value whole. */
+#define CELL_SHOWN 200
+#define CELL_KEPT 2000
 
 typedef struct
 {
   const char *header;
   guint flags;
-  guint max_width;           /* text format: longer cells are elided; 0 = no limit */
+  guint max_width;           /* text format: longer cells are elided (or wrapped); 0 = no limit */
 } Column;
+
+typedef struct
+{
+  char *text;                /* the value, or its first CELL_KEPT characters */
+  guint64 length;            /* the characters of the whole value */
+} Cell;
 
 typedef struct
 {
   const Column *columns;
   guint n_columns;
-  gboolean records;          /* text format: one "Header: value" block per row */
-  GPtrArray *rows;           /* GStrv, n_columns cells each */
+  gboolean records;          /* text format: one "Header: value" block per row; HTML: a list */
+  GArray *cells;             /* Cell, row after row, n_columns a row */
+  GPtrArray *anchors;        /* HTML: the id of each row (char *, NULL for none) */
 } Table;
 
 typedef enum {
@@ -52,6 +75,8 @@ typedef struct
 {
   char *title;
   gboolean charts;           /* only the HTML page shows them */
+  guint max_list;            /* entries of a list shown, at most (0: all) */
+  JsonObject *templates;     /* while it is built: the report's `templates` */
   GPtrArray *blocks;
 } Document;
 
@@ -60,7 +85,8 @@ gboolean  grammar_report_check            (JsonNode    *report,
                                            GError     **error);
 G_GNUC_INTERNAL
 Document *grammar_report_document_build   (JsonObject  *root,
-                                           gboolean     charts);
+                                           gboolean     charts,
+                                           guint        max_list);
 G_GNUC_INTERNAL
 void      grammar_report_document_free    (Document    *doc);
 G_GNUC_INTERNAL
@@ -71,6 +97,17 @@ G_GNUC_INTERNAL
 char     *grammar_report_escape_html      (const char  *text,
                                            guint        max_width);
 G_GNUC_INTERNAL
+guint     grammar_report_table_n_rows     (const Table *table);
+G_GNUC_INTERNAL
+const Cell *grammar_report_table_cell     (const Table *table,
+                                           guint        row,
+                                           guint        column);
+G_GNUC_INTERNAL
+char     *grammar_report_cell_preview     (const Cell  *cell);
+G_GNUC_INTERNAL
+char     *grammar_report_cell_note        (const Cell  *cell,
+                                           guint        shown);
+G_GNUC_INTERNAL
 void      grammar_report_render_text      (GString     *out,
                                            Document    *doc);
 G_GNUC_INTERNAL
@@ -79,6 +116,29 @@ void      grammar_report_render_markdown  (GString     *out,
 G_GNUC_INTERNAL
 void      grammar_report_render_html      (GString     *out,
                                            Document    *doc);
+
+G_GNUC_INTERNAL
+gboolean  grammar_report_write_listed     (JsonNode             *report,
+                                           GrammarReportFormat   format,
+                                           guint                 max_list,
+                                           GOutputStream        *stream,
+                                           GCancellable         *cancellable,
+                                           GError              **error);
+G_GNUC_INTERNAL
+gboolean  grammar_report_write_listed_to_file (JsonNode             *report,
+                                               GrammarReportFormat   format,
+                                               guint                 max_list,
+                                               const char           *path,
+                                               GCancellable         *cancellable,
+                                               GError              **error);
+G_GNUC_INTERNAL
+JsonNode *grammar_report_build_styles     (const char * const   *judged,
+                                           guint                 a,
+                                           guint                 b,
+                                           const char * const   *assessed,
+                                           double                alpha,
+                                           guint                 max_list,
+                                           GError              **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Document, grammar_report_document_free)
 

@@ -87,11 +87,12 @@ grammar_report_format_from_string (const char          *text,
  *
  * - %GRAMMAR_REPORT_FORMAT_TEXT: aligned tables for a terminal: the
  *   headline figures with their Wilson intervals, the groups by tag,
- *   the breakdowns by style, template and table, the gap groups and the
- *   errors of non-robust groups with their module attribution, and the
- *   comparison with its tests and conclusion when there is one. Long
- *   cells are elided with "…"; control characters in the data are
- *   shown as spaces.
+ *   the breakdowns by style, template (by its SQL and an example text
+ *   query, from `templates`) and table, the gap groups and the errors of
+ *   non-robust groups with their module attribution, the comparison with
+ *   its tests and conclusion when there is one, and the `pairs` of a run
+ *   of several styles. Long cells are elided with "…" or wrapped; control
+ *   characters in the data are shown as spaces.
  * - %GRAMMAR_REPORT_FORMAT_JSON: @report itself, pretty-printed.
  * - %GRAMMAR_REPORT_FORMAT_MARKDOWN: the same content as the text, as
  *   GitHub-flavoured Markdown tables; the data's text is escaped so that
@@ -100,7 +101,13 @@ grammar_report_format_from_string (const char          *text,
  *   CSS, no script, nothing loaded from elsewhere) with the same tables
  *   and SVG charts: groups by tag, robustness by style and by template
  *   with their intervals as error bars, and both sides of a comparison.
- *   All the data's text is escaped.
+ *   All the data's text is escaped. The page fits a window of 390 px
+ *   and up without scrolling sideways.
+ *
+ * In the text, Markdown and HTML formats a value of the data longer than
+ * 200 characters is cut there, with a note that the JSON has it whole;
+ * the HTML page has the rest of it behind a `<details>`, up to 2,000
+ * characters.
  *
  * Numbers are written with four decimals and a decimal point whatever
  * the locale; an undefined figure (null) is written as "—".
@@ -121,20 +128,35 @@ grammar_report_write (JsonNode             *report,
                       GCancellable         *cancellable,
                       GError              **error)
 {
-  g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (Document) doc = NULL;
-
   g_return_val_if_fail (report != NULL, FALSE);
   g_return_val_if_fail (format <= GRAMMAR_REPORT_FORMAT_HTML, FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  return grammar_report_write_listed (report, format, 0, stream, cancellable, error);
+}
+
+/* As grammar_report_write(), the text, Markdown and HTML formats showing
+ * at most @max_list entries of each list (0: all the report has); the
+ * JSON is written whole. */
+gboolean
+grammar_report_write_listed (JsonNode             *report,
+                             GrammarReportFormat   format,
+                             guint                 max_list,
+                             GOutputStream        *stream,
+                             GCancellable         *cancellable,
+                             GError              **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (Document) doc = NULL;
+
   if (!grammar_report_check (report, error) || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   if (format == GRAMMAR_REPORT_FORMAT_JSON)
     return write_json (report, stream, cancellable, error);
-  doc = grammar_report_document_build (json_node_get_object (report), format == GRAMMAR_REPORT_FORMAT_HTML);
+  doc = grammar_report_document_build (json_node_get_object (report), format == GRAMMAR_REPORT_FORMAT_HTML,
+                                       max_list);
   if (format == GRAMMAR_REPORT_FORMAT_TEXT)
     grammar_report_render_text (out, doc);
   else if (format == GRAMMAR_REPORT_FORMAT_MARKDOWN)
@@ -148,6 +170,7 @@ typedef struct
 {
   JsonNode *report;
   GrammarReportFormat format;
+  guint max_list;
 } FileWrite;
 
 static gboolean
@@ -158,7 +181,7 @@ write_file_content (GOutputStream  *stream,
 {
   FileWrite *write = user_data;
 
-  return grammar_report_write (write->report, write->format, stream, cancellable, error);
+  return grammar_report_write_listed (write->report, write->format, write->max_list, stream, cancellable, error);
 }
 
 /**
@@ -182,11 +205,24 @@ grammar_report_write_to_file (JsonNode             *report,
                               GCancellable         *cancellable,
                               GError              **error)
 {
-  FileWrite write = { report, format };
-
   g_return_val_if_fail (report != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return grammar_report_write_listed_to_file (report, format, 0, path, cancellable, error);
+}
+
+/* As grammar_report_write_to_file(), with the lists capped as
+ * grammar_report_write_listed() does. */
+gboolean
+grammar_report_write_listed_to_file (JsonNode             *report,
+                                     GrammarReportFormat   format,
+                                     guint                 max_list,
+                                     const char           *path,
+                                     GCancellable         *cancellable,
+                                     GError              **error)
+{
+  FileWrite write = { report, format, max_list };
 
   /* Checked first so that a bad report leaves no file behind. */
   if (!grammar_report_check (report, error))
@@ -412,6 +448,107 @@ grammar_report_build_full (const char         *input,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return build (input, against, assessed, cutoffs, n_cutoffs, balance, alpha, max_list, TRUE, NULL, error);
+}
+
+/* The keys of the entries of a breakdown array. */
+static gboolean
+breakdown_has_key (JsonArray  *entries,
+                   const char *key)
+{
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonNode *node = json_array_get_element (entries, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (entry != NULL && g_strcmp0 (json_object_get_string_member_with_default (entry, "key", NULL), key) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Adds to @by_style (the report's retrieval_metrics.by_style) the styles
+ * of @retrieval it does not have yet. */
+static void
+add_retrieval_styles (JsonObject              *by_style,
+                      GrammarRetrievalMetrics *retrieval)
+{
+  g_autoptr (JsonNode) measures = grammar_retrieval_metrics_to_json (retrieval);
+  JsonObject *styles = json_object_get_object_member (json_node_get_object (measures), "by_style");
+  g_autoptr (GList) names = styles != NULL ? json_object_get_members (styles) : NULL;
+
+  for (GList *l = by_style != NULL ? names : NULL; l != NULL; l = l->next)
+    if (!json_object_has_member (by_style, l->data))
+      json_object_set_member (by_style, l->data, json_object_dup_member (styles, l->data));
+}
+
+/* The report of a run of several styles, one judged file a style in the
+ * run's order: the report of @judged[@a] against @judged[@b] (no
+ * comparison when @b is G_MAXUINT), whose `by_style` (and that of its
+ * `retrieval_metrics`) then has every style, each measured on its own
+ * file, and whose `pairs` holds the
+ * comparison of the first style with each other one. Each file is read
+ * once more for this, and no record is kept. */
+JsonNode *
+grammar_report_build_styles (const char * const  *judged,
+                             guint                a,
+                             guint                b,
+                             const char * const  *assessed,
+                             double               alpha,
+                             guint                max_list,
+                             GError             **error)
+{
+  g_autoptr (JsonNode) report = NULL;
+  g_autoptr (JsonArray) by_style = NULL;
+  g_autoptr (JsonArray) pairs = NULL;
+  g_autoptr (GrammarEvaluation) first = NULL;
+  JsonObject *root, *retrieval_by_style;
+
+  g_return_val_if_fail (judged != NULL && judged[0] != NULL, NULL);
+  g_return_val_if_fail (a < g_strv_length ((char **) judged), NULL);
+  g_return_val_if_fail (b == G_MAXUINT || (b < g_strv_length ((char **) judged) && b != a), NULL);
+
+  report = build (judged[a], b != G_MAXUINT ? judged[b] : NULL, assessed, NULL, 0, FALSE, alpha, max_list, TRUE,
+                  NULL, error);
+  if (report == NULL || judged[1] == NULL)
+    return g_steal_pointer (&report);
+  root = json_node_get_object (report);
+  by_style = json_array_new ();
+  pairs = json_array_new ();
+  retrieval_by_style = json_object_get_object_member (json_object_get_object_member (root, "retrieval_metrics"),
+                                                      "by_style");
+  for (guint i = 0; judged[i] != NULL; i++)
+    {
+      g_autoptr (GrammarRetrievalMetrics) retrieval = NULL;
+      g_autoptr (GrammarEvaluation) evaluation = read_judged (judged[i], 0, NULL, 0, NULL, &retrieval, error);
+      g_autoptr (JsonNode) styles = NULL;
+      JsonArray *entries;
+
+      if (evaluation == NULL)
+        return NULL;
+      add_retrieval_styles (retrieval_by_style, retrieval);
+      styles = grammar_evaluation_by_style_json (evaluation);
+      entries = json_node_get_array (styles);
+      for (guint e = 0; e < json_array_get_length (entries); e++)
+        {
+          JsonObject *entry = json_array_get_object_element (entries, e);
+
+          if (!breakdown_has_key (by_style, json_object_get_string_member_with_default (entry, "key", NULL)))
+            json_array_add_element (by_style, json_array_dup_element (entries, e));
+        }
+      if (i == 0)
+        first = g_steal_pointer (&evaluation);
+      else
+        {
+          g_autoptr (GrammarComparison) comparison = grammar_comparison_new (first, evaluation, FALSE, alpha, error);
+
+          if (comparison == NULL)
+            return NULL;
+          json_array_add_element (pairs, grammar_comparison_to_json (comparison));
+        }
+    }
+  json_object_set_array_member (root, "by_style", g_steal_pointer (&by_style));
+  json_object_set_array_member (root, "pairs", g_steal_pointer (&pairs));
+  return g_steal_pointer (&report);
 }
 
 /* Writing a report while its lists are read */

@@ -353,10 +353,11 @@ test_json (void)
   g_autoptr (GrammarEvaluation) evaluation = load_main (&path);
   g_autoptr (JsonNode) node = grammar_evaluation_to_json (evaluation, 0);
   JsonObject *report = json_node_get_object (node);
-  JsonObject *groups, *retrieval, *intervals;
+  JsonObject *groups, *retrieval, *intervals, *templates;
 
   assert_keys (report, "format source styles instances measured unmeasured correct groups accuracy robustness "
-                       "knowledge_accuracy retrieval intervals by_template by_style by_table gap_groups debug");
+                       "knowledge_accuracy retrieval intervals by_template by_style by_table templates gap_groups "
+                       "debug");
   g_assert_cmpstr (json_object_get_string_member (report, "format"), ==, "grammar-report-1");
   g_assert_cmpstr (json_object_get_string_member (report, "source"), ==, path);
   g_assert_cmpstr (json_array_get_string_element (member_array (report, "styles"), 0), ==, "long");
@@ -394,6 +395,18 @@ test_json (void)
   assert_interval (intervals, "robustness", 0.493388431809, 0.820667530775);
   assert_interval (intervals, "retrieval_accuracy", 0.403988713992, 0.670303478078);
   assert_interval (intervals, "retrieval_robustness", 0.633013163815, 0.918192928570);
+
+  /* Each template by the SQL and the text of its first record; records
+   * without a template have none. */
+  templates = member_object (report, "templates");
+  assert_keys (templates, "t1 t2");
+  assert_keys (member_object (templates, "t1"), "sql example");
+  g_assert_cmpstr (json_object_get_string_member (member_object (templates, "t1"), "sql"), ==,
+                   "SELECT industry FROM company WHERE name = 'A'");
+  g_assert_cmpstr (json_object_get_string_member (member_object (templates, "t1"), "example"), ==, "g1 wording 0");
+  g_assert_cmpstr (json_object_get_string_member (member_object (templates, "t2"), "sql"), ==,
+                   "SELECT a FROM company, `office` AS o WHERE o.id = 1");
+  g_assert_cmpstr (json_object_get_string_member (member_object (templates, "t2"), "example"), ==, "g4 wording 0");
 }
 
 static void

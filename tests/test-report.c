@@ -222,14 +222,14 @@ test_text (void)
   assert_absent (text, "0.27543");   /* four decimals */
 
   /* Breakdowns: every line of a table is as wide as the others, wide
-   * characters counted twice; the long key is elided, the null
+   * characters counted twice; a template's column is 60 wide, the null
    * robustness shows as a dash. */
   assert_line (text, "short +570 +10 +27/8/22 +0\\.2754 +0\\.5233  \\[0\\.4670, 0\\.5791\\] +0\\.5263 +0\\.3386 +0\\.5667");
   g_assert_cmpuint (g_strv_length (templates), ==, 5);
   width = display_width (templates[0], -1);
   for (guint i = 1; templates[i] != NULL; i++)
     g_assert_cmpuint (display_width (templates[i], -1), ==, width);
-  assert_line (text, "a-template-key-that-is-much… +540 .*");
+  assert_line (text, "a-template-key-that-is-much-longer-than-the-column-allows +540 .*");
   assert_line (text, "Zoë 東京 <b>\\|\\*x\\*\\|</b> +10 +0 +1/0/0 +0\\.0000 +— +— +0\\.0000 +0\\.1000 +—");
   g_assert_nonnull (strstr (text, "By table\n--------\n\n(none)\n"));
 
@@ -329,7 +329,10 @@ test_html (void)
   g_assert_cmpuint (count (html, "<figure>"), ==, count (html, "</figure>"));
   assert_absent (html, "<script");
   assert_absent (html, "src=");
-  assert_absent (html, "href=");
+  /* links only within the page: a template id to its row */
+  g_assert_cmpuint (count (html, "href="), ==, 2);
+  g_assert_cmpuint (count (html, "<a href=\"#template-s59acfeb862c4\">s59acfeb862c4</a>"), ==, 2);
+  g_assert_cmpuint (count (html, "<tr id=\"template-s59acfeb862c4\">"), ==, 1);
   assert_absent (html, "url(");
   assert_absent (html, "@import");
   assert_absent (html, "\033");
@@ -339,11 +342,11 @@ test_html (void)
                                   "&lt;b&gt;bold&lt;/b&gt;"));
   g_assert_nonnull (strstr (html, "SELECT Industry FROM &quot;Client&quot; WHERE Name = &apos;O&apos;&apos;Brien&apos;"));
   g_assert_nonnull (strstr (html, ">Zoë 東京 &lt;b&gt;|*x*|&lt;/b&gt;<title>"));
-  g_assert_nonnull (strstr (html, ">a-template-key-that-is-much-longer-…<title>"
+  g_assert_nonnull (strstr (html, ">a-template-key-that-is-much-longe…<title>"
                                   "a-template-key-that-is-much-longer-than-the-column-allows</title>"));
 
   /* Figures: error bars with their bounds, a dash or n/a for null. */
-  g_assert_nonnull (strstr (html, "<td class=\"num\">0.2754</td><td>[0.2396, 0.3144]</td>"));
+  g_assert_nonnull (strstr (html, "<td class=\"num\">0.2754</td><td class=\"fig\">[0.2396, 0.3144]</td>"));
   g_assert_nonnull (strstr (html, ">0.5233 [0.4670, 0.5791]</text>"));
   g_assert_nonnull (strstr (html, ">0.4357 [0.3789, 0.4942]</text>"));
   g_assert_nonnull (strstr (html, "n/a (undefined)"));
@@ -356,6 +359,144 @@ test_html (void)
                                   "GRAMMAR §3.3, Eq. 1); the accuracy difference remains with language-model errors "
                                   "removed (retrieval accuracy 0.4419 vs 0.5484, p = 0.008): retrieval accounts for "
                                   "it</p>"));
+}
+
+/* The fixture with what a run's report adds: `templates`, a template
+ * without a row of its own, and `pairs`. */
+static JsonNode *
+report_with_templates (void)
+{
+  JsonNode *report = parse (report_json);
+  JsonObject *root = json_node_get_object (report);
+  g_autoptr (JsonNode) templates = parse (
+    "{\"s59acfeb862c4\": {\"sql\": \"SELECT Age FROM people WHERE Name = 'Flann O''Brien'\","
+    "  \"example\": \"How old is 'Flann O'Brien'?\"},"
+    " \"unused\": {\"sql\": \"SELECT 1\", \"example\": null}}");
+  g_autoptr (JsonNode) pairs = parse (
+    "[{\"a\": {\"styles\": [\"short\"]}, \"b\": {\"styles\": [\"long\"]}, \"groups_compared\": 36,"
+    "  \"tests\": [{\"metric\": \"accuracy\", \"a\": {\"rate\": 0.5065}, \"b\": {\"rate\": 0.3935}, \"p\": 0.0047},"
+    "            {\"metric\": \"robustness\", \"a\": {\"rate\": 0.5233}, \"b\": {\"rate\": 0.4357}, \"p\": 0.00001}],"
+    "  \"conclusion\": \"long is less robust than short\"},"
+    " {\"a\": {\"styles\": [\"short\"]}, \"b\": {\"styles\": [\"interrogative\"]}, \"groups_compared\": 30,"
+    "  \"tests\": [{\"metric\": \"accuracy\", \"a\": {\"rate\": 0.5}, \"b\": {\"rate\": 0.5}, \"p\": 1},"
+    "            {\"metric\": \"robustness\", \"a\": {\"rate\": 0.6}, \"b\": {\"rate\": null}, \"p\": null}],"
+    "  \"conclusion\": \"short and interrogative are equally robust\"}]");
+
+  json_object_set_member (root, "templates", json_node_copy (templates));
+  json_object_set_member (root, "pairs", json_node_copy (pairs));
+  return report;
+}
+
+static char *
+render_node (JsonNode            *report,
+             GrammarReportFormat  format)
+{
+  g_autoptr (GError) error = NULL;
+  char *text = render (report, format, &error);
+
+  g_assert_no_error (error);
+  return text;
+}
+
+/* Templates are shown by their SQL and an example text query, the id
+ * beside them (in HTML the anchor a template id of the lists links to);
+ * the pairs of a run of several styles are a table and their conclusions. */
+static void
+test_templates_and_pairs (void)
+{
+  g_autoptr (JsonNode) report = report_with_templates ();
+  g_autofree char *text = render_node (report, GRAMMAR_REPORT_FORMAT_TEXT);
+  g_autofree char *markdown = render_node (report, GRAMMAR_REPORT_FORMAT_MARKDOWN);
+  g_autofree char *html = render_node (report, GRAMMAR_REPORT_FORMAT_HTML);
+
+  /* text: the SQL in the key column, the example and id under it */
+  assert_line (text, "SELECT Age FROM people WHERE Name = 'Flann O''Brien' +20 +0 +1/0/1 +0\\.2500 .*");
+  assert_line (text, "  “How old is 'Flann O'Brien'\\?”");
+  assert_line (text, "  s59acfeb862c4");
+  /* a template the report has no SQL for keeps its id */
+  assert_line (text, "Zoë 東京 <b>\\|\\*x\\*\\|</b> +10 .*");
+  assert_line (text, "Every style against short");
+  assert_line (text, "B +Groups +Acc\\. A +Acc\\. B +Acc\\. p +Rob\\. A +Rob\\. B +Rob\\. p");
+  assert_line (text, "long +36 +0\\.5065 +0\\.3935 +0\\.0047 +0\\.5233 +0\\.4357 +<0\\.0001");
+  assert_line (text, "interrogative +30 +0\\.5000 +0\\.5000 +1\\.0000 +0\\.6000 +— +—");
+  assert_line (text, "short against long: long is less robust than short");
+  assert_line (text, "short against interrogative: short and interrogative are equally robust");
+
+  grammar_test_assert_contains (markdown, "| SELECT Age FROM people WHERE Name = 'Flann O''Brien'<br>“How old is "
+                                          "'Flann O'Brien'?”<br>s59acfeb862c4 | 20 |");
+  assert_line (markdown, "## Every style against short");
+
+  grammar_test_assert_contains (html, "<tr id=\"template-s59acfeb862c4\"><td class=\"text template\">"
+                                      "<code class=\"sql\">SELECT Age FROM people WHERE Name = &apos;Flann "
+                                      "O&apos;&apos;Brien&apos;</code><span class=\"example\">“How old is "
+                                      "&apos;Flann O&apos;Brien&apos;?”</span><span class=\"id\">s59acfeb862c4"
+                                      "</span></td>");
+  /* the lists link a template id to its row */
+  g_assert_cmpuint (count (html, "<a href=\"#template-s59acfeb862c4\">s59acfeb862c4</a>"), ==, 2);
+  /* the chart labels a template by its SQL, the example and id on hover */
+  grammar_test_assert_contains (html, ">SELECT Age FROM people WHERE Name…<title>SELECT Age FROM people WHERE "
+                                      "Name = &apos;Flann O&apos;&apos;Brien&apos;\nHow old is &apos;Flann "
+                                      "O&apos;Brien&apos;?\ns59acfeb862c4</title>");
+  grammar_test_assert_contains (html, "<h2>Every style against short</h2>");
+}
+
+/* A value longer than 200 characters is cut there in text and Markdown,
+ * with a note that says where the rest is; HTML has the rest behind a
+ * <details>, up to 2,000 characters, and the JSON has it whole. */
+static void
+test_long_values (void)
+{
+  g_autoptr (JsonNode) report = parse (report_json);
+  JsonObject *entry = json_array_get_object_element (json_object_get_array_member (json_node_get_object (report),
+                                                                                   "debug"), 0);
+  g_autoptr (GString) huge = g_string_new ("Tail-first ");
+  g_autofree char *text = NULL, *markdown = NULL, *html = NULL, *json = NULL;
+  g_autofree char *first = NULL, *kept = NULL;
+  const char *reason = "ééé-this-reason-is-three-hundred-characters-long-";
+
+  while (huge->len < 300000)
+    g_string_append (huge, "0123456789");
+  json_object_set_string_member (entry, "response", huge->str);
+  {
+    g_autoptr (GString) long_reason = g_string_new (NULL);
+
+    while (g_utf8_strlen (long_reason->str, -1) < 300)
+      g_string_append (long_reason, reason);
+    g_string_truncate (long_reason, g_utf8_offset_to_pointer (long_reason->str, 300) - long_reason->str);
+    json_object_set_string_member (entry, "reason", long_reason->str);
+  }
+  text = render_node (report, GRAMMAR_REPORT_FORMAT_TEXT);
+  markdown = render_node (report, GRAMMAR_REPORT_FORMAT_MARKDOWN);
+  html = render_node (report, GRAMMAR_REPORT_FORMAT_HTML);
+  json = render_node (report, GRAMMAR_REPORT_FORMAT_JSON);
+  first = g_strndup (huge->str, 200);
+  kept = g_strndup (huge->str, 2000);
+
+  /* text: wrapped at 100 columns, cut at 200 characters */
+  assert_line (text, "  Response: +Tail-first");
+  assert_line (text, " +[0-9]+…");
+  assert_line (text, " +\\[200 of 300001 characters shown; the JSON report has the whole value\\]");
+  assert_line (text, " +\\[200 of 300 characters shown; the JSON report has the whole value\\]");
+  g_assert_cmpuint (strlen (text), <, 20000);
+
+  grammar_test_assert_contains (markdown, first);
+  grammar_test_assert_contains (markdown, "… \\[200 of 300001 characters shown; the JSON report has the whole "
+                                          "value\\] |");
+  assert_absent (markdown, kept);
+  g_assert_cmpuint (strlen (markdown), <, 20000);
+
+  /* HTML: the first 200 characters, the next 1,800 a click away; a
+   * value under 2,000 characters is there whole, without a note */
+  g_assert_cmpuint (count (html, "<details><summary>"), ==, 2);
+  grammar_test_assert_contains (html, "<details><summary>Tail-first 0123456789");
+  grammar_test_assert_contains (html, "<span class=\"more\">… (300001 characters)</span></summary>");
+  grammar_test_assert_contains (html, "<span class=\"more\">… (300 characters)</span></summary>");
+  grammar_test_assert_contains (html, "…<span class=\"note\">[2000 of 300001 characters shown; the JSON report has "
+                                      "the whole value]</span></details>");
+  g_assert_cmpuint (count (html, "characters shown"), ==, 1);
+  g_assert_cmpuint (strlen (html), <, 60000);
+
+  grammar_test_assert_contains (json, huge->str);
 }
 
 /* The smallest report: the required members, all metrics undefined. */
@@ -805,6 +946,8 @@ main (int    argc,
   g_test_add_func ("/report/json", test_json);
   g_test_add_func ("/report/markdown", test_markdown);
   g_test_add_func ("/report/html", test_html);
+  g_test_add_func ("/report/templates-and-pairs", test_templates_and_pairs);
+  g_test_add_func ("/report/long-values", test_long_values);
   g_test_add_func ("/report/null-metrics", test_null_metrics);
   g_test_add_func ("/report/missing-keys", test_missing_keys);
   g_test_add_func ("/report/write-to-file", test_write_to_file);

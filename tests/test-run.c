@@ -166,6 +166,107 @@ test_run_bad_input (void)
   g_assert_false (exists ("bad2", "sql-templates.json"));
 }
 
+static JsonObject *
+member_of (JsonObject *object,
+           const char *name)
+{
+  g_assert_true (json_object_has_member (object, name));
+  return json_object_get_object_member (object, name);
+}
+
+static const char *
+first_style (JsonObject *side)
+{
+  return json_array_get_string_element (json_object_get_array_member (side, "styles"), 0);
+}
+
+/* The keys of the report's by_style, joined by spaces. */
+static char *
+style_keys (JsonObject *report)
+{
+  JsonArray *entries = json_object_get_array_member (report, "by_style");
+  g_autoptr (GString) keys = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    g_string_append_printf (keys, "%s%s", i > 0 ? " " : "",
+                            json_object_get_string_member (json_array_get_object_element (entries, i), "key"));
+  return g_string_free (g_steal_pointer (&keys), FALSE);
+}
+
+/* Three styles: each has its row in the breakdown by style (and its bar
+ * in the HTML chart), the comparison is of the two of compare= (or
+ * --compare, which wins), each named, and the first style is compared
+ * with each other one. Templates are shown by their SQL. */
+static void
+test_run_three_styles (void)
+{
+  g_auto (GrammarTestRun) run = { 0 };
+  g_auto (GrammarTestRun) again = { 0 };
+  g_auto (GrammarTestRun) not_a_style = { 0 };
+  g_auto (GrammarTestRun) one_style = { 0 };
+  g_auto (GrammarTestRun) same_style = { 0 };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL, *html = NULL, *keys = NULL, *report_json = NULL;
+  JsonObject *report, *comparison, *templates;
+  JsonArray *pairs;
+
+  write_fixture ("\n[run]\nstyles=short;long;interrogative\ncompare=long;interrogative\nper-template=1\n");
+  grammar_test_run (&run, tmp_dir, "run", "-c", "run.ini", "-d", "three", "-q", NULL);
+  if (run.status != 0)
+    g_error ("grammar run failed (%d): %s", run.status, run.err);
+  report_json = read_file ("three", "report.json");
+  g_assert_true (json_parser_load_from_data (parser, report_json, -1, NULL));
+  report = json_node_get_object (json_parser_get_root (parser));
+
+  keys = style_keys (report);
+  g_assert_cmpstr (keys, ==, "short long interrogative");
+  comparison = member_of (report, "comparison");
+  g_assert_cmpstr (first_style (member_of (comparison, "a")), ==, "long");
+  g_assert_cmpstr (first_style (member_of (comparison, "b")), ==, "interrogative");
+  pairs = json_object_get_array_member (report, "pairs");
+  g_assert_cmpuint (json_array_get_length (pairs), ==, 2);
+  g_assert_cmpstr (first_style (member_of (json_array_get_object_element (pairs, 0), "a")), ==, "short");
+  g_assert_cmpstr (first_style (member_of (json_array_get_object_element (pairs, 0), "b")), ==, "long");
+  g_assert_cmpstr (first_style (member_of (json_array_get_object_element (pairs, 1), "b")), ==, "interrogative");
+  g_assert_true (json_object_has_member (json_array_get_object_element (pairs, 1), "conclusion"));
+  /* the retrieval figures by style too */
+  g_assert_cmpuint (json_object_get_size (member_of (member_of (report, "retrieval_metrics"), "by_style")), ==, 3);
+  templates = member_of (report, "templates");
+  g_assert_cmpuint (json_object_get_size (templates), >, 0);
+
+  /* what a person reads: the styles named, the templates by their SQL */
+  text = read_file ("three", "report.txt");
+  g_assert_nonnull (strstr (run.out, text));   /* the run prints report.txt */
+  grammar_test_assert_contains (text, "every style in the breakdown by style: short, long, interrogative.");
+  grammar_test_assert_contains (text, "\nComparison: long (A) and interrogative (B)\n");
+  grammar_test_assert_contains (text, "\nEvery style against short\n");
+  grammar_test_assert_contains (text, "\nshort against interrogative: ");
+  grammar_test_assert_contains (text, "\nTemplate ");
+  grammar_test_assert_contains (text, "\nSELECT ");
+  html = read_file ("three", "report.html");
+  grammar_test_assert_contains (html, ">interrogative<title>interrogative</title></text>");
+  grammar_test_assert_contains (html, "<code class=\"sql\">SELECT ");
+
+  /* --compare wins over compare=, and remakes the report only */
+  grammar_test_run (&again, tmp_dir, "run", "-c", "run.ini", "-d", "three", "--compare", "short, long", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  grammar_test_assert_contains (again.out, "\nComparison: short (A) and long (B)\n");
+  grammar_test_assert_contains (again.err, "(kept three/interrogative.dataset.jsonl from an earlier run");
+
+  grammar_test_run (&not_a_style, tmp_dir, "run", "-c", "run.ini", "-d", "three", "--compare=short,formal", NULL);
+  g_assert_cmpint (not_a_style.status, ==, 2);
+  grammar_test_assert_contains (not_a_style.err, "run.ini: [run] compare: “short;formal”: both must be styles of the "
+                                                 "run (the styles are short;long;interrogative)");
+  grammar_test_run (&one_style, tmp_dir, "run", "-c", "run.ini", "-d", "three", "--compare=short", NULL);
+  g_assert_cmpint (one_style.status, ==, 2);
+  grammar_test_assert_contains (one_style.err, "--compare takes two styles");
+  write_fixture ("\n[run]\nstyles=short;long\ncompare=long;long\n");
+  grammar_test_run (&same_style, tmp_dir, "run", "-c", "run.ini", "-d", "same", NULL);
+  g_assert_cmpint (same_style.status, ==, 2);
+  grammar_test_assert_contains (same_style.err, "run.ini: [run] compare: “long;long”: the two styles must differ");
+  g_assert_false (exists ("same", "sql-templates.json"));
+}
+
 /* Editing one key rebuilds the stages that read it and everything
  * downstream, keeps the others, and says which. */
 static void
@@ -503,6 +604,7 @@ main (int    argc,
 
   g_test_add_func ("/run/whole-method", test_run_whole_method);
   g_test_add_func ("/run/styles-and-force", test_run_styles_and_force);
+  g_test_add_func ("/run/three-styles", test_run_three_styles);
   g_test_add_func ("/run/bad-input", test_run_bad_input);
   g_test_add_func ("/run/rebuilds-what-changed", test_run_rebuilds_what_changed);
   g_test_add_func ("/method/object", test_method_object);
