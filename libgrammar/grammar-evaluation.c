@@ -327,7 +327,7 @@ parse_line (JsonParser  *parser,
     }
   else if (!grammar_json_check_depth (path, line, text, length, error))
     return NULL;
-  if (!json_parser_load_from_data (parser, text, length, &local_error))
+  if (!grammar_json_parser_load (parser, text, length, &local_error))
     {
       const char *message = local_error->message;
 
