@@ -17,7 +17,8 @@
 /* Values and rows --------------------------------------------------------------- */
 
 /* How a value reads in a document: a NULL as nothing, an integer or a
- * whole real without a point, another real as SQLite prints it. */
+ * whole real without a point, another value as grammar_value_to_text()
+ * writes it. */
 static void
 append_value (GString  *out,
               GVariant *value)
@@ -34,14 +35,16 @@ append_value (GString  *out,
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
     {
       double real = g_variant_get_double (value);
-      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
-      if (isfinite (real) && real == floor (real) && fabs (real) < 1e15)
-        g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) real);
-      else
-        g_string_append (out, g_ascii_formatd (buffer, sizeof buffer, "%.15g", real));
-      return;
+      if (isfinite (real) && real == floor (real) && fabs (real) < 1e16)
+        {
+          g_string_append_printf (out, "%.0f", real);
+          return;
+        }
     }
+  /* Another real in its shortest text that reads back as it (154.8,
+   * 1.2345678901234567e+19: the value the dataset holds, where SQLite
+   * prints 15 digits), a decimal as the database wrote it (154.80). */
   text = grammar_value_to_text (value);
   g_string_append (out, text);
 }

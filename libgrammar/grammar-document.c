@@ -378,31 +378,23 @@ read_id (JsonObject  *object,
          GError     **error)
 {
   JsonNode *node = json_object_get_member (object, "id");
+  char *id;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     {
       fail (error, place, "missing member “id”");
       return NULL;
     }
-  if (JSON_NODE_HOLDS_VALUE (node))
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
+      *json_node_get_string (node) == '\0')
     {
-      GType type = json_node_get_value_type (node);
-      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-      if (type == G_TYPE_STRING && *json_node_get_string (node) != '\0')
-        return g_strdup (json_node_get_string (node));
-      if (type == G_TYPE_STRING)
-        {
-          fail (error, place, "“id” is empty");
-          return NULL;
-        }
-      if (type == G_TYPE_INT64)
-        return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-      if (type == G_TYPE_DOUBLE)
-        return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, json_node_get_double (node)));
+      fail (error, place, "“id” is empty");
+      return NULL;
     }
-  fail (error, place, "“id” must be a string or a number");
-  return NULL;
+  id = grammar_json_node_dup_id (node);
+  if (id == NULL)
+    fail (error, place, "“id” must be a string or a number");
+  return id;
 }
 
 static gboolean
@@ -495,7 +487,7 @@ parse_line (JsonParser  *parser,
 
   if (!grammar_json_check_depth (place->path, place->line, line, strlen (line), error))
     return NULL;
-  if (!json_parser_load_from_data (parser, line, -1, &local_error))
+  if (!grammar_json_parser_load (parser, line, strlen (line), &local_error))
     {
       g_autofree char *text = json_error_text (local_error->message);
 

@@ -363,7 +363,7 @@ record_at (GrammarEvaluation  *self,
       return NULL;
     }
   /* read once already: valid UTF-8, not too deep, a record */
-  record = json_parser_load_from_data (self->parser, text, length, NULL) && json_parser_get_root (self->parser) != NULL
+  record = grammar_json_parser_load (self->parser, text, length, NULL) && json_parser_get_root (self->parser) != NULL
              ? grammar_record_new_from_json (json_parser_get_root (self->parser), NULL)
              : NULL;
   if (record == NULL)

@@ -52,6 +52,18 @@ G_GNUC_INTERNAL
 gboolean grammar_json_check_file_depth (const char *path,
                                         GError    **error);
 G_GNUC_INTERNAL
+gboolean grammar_json_parser_load (JsonParser *parser,
+                                   const char *text,
+                                   gsize       length,
+                                   GError    **error);
+G_GNUC_INTERNAL
+gboolean grammar_json_node_get_real (JsonNode *node,
+                                     double   *value);
+G_GNUC_INTERNAL
+char    *grammar_json_node_dup_text (JsonNode *node);
+G_GNUC_INTERNAL
+char    *grammar_json_node_dup_id   (JsonNode *node);
+G_GNUC_INTERNAL
 gboolean grammar_json_load_file   (JsonParser *parser,
                                    const char *path,
                                    GError    **error);

@@ -12,8 +12,13 @@
 
 G_BEGIN_DECLS
 
-char *grammar_json_to_data (JsonNode *node,
-                            guint     indent,
-                            gsize    *length);
+char       *grammar_json_to_data              (JsonNode    *node,
+                                               guint        indent,
+                                               gsize       *length);
+JsonNode   *grammar_json_from_data            (const char  *text,
+                                               gssize       length,
+                                               GError     **error);
+JsonNode   *grammar_json_node_new_number      (const char  *text);
+const char *grammar_json_node_get_number_text (JsonNode    *node);
 
 G_END_DECLS

@@ -114,7 +114,7 @@ grammar_jsonl_parse_object (JsonParser  *parser,
     }
   if (!grammar_json_check_depth (path, line, text, length, error))
     return NULL;
-  if (!json_parser_load_from_data (parser, text, length, &local_error))
+  if (!grammar_json_parser_load (parser, text, length, &local_error))
     {
       set_json_error (error, path, line, local_error->message);
       return NULL;

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-json-private.h"
 #include "grammar-keypoint.h"
 #include "grammar-sql-lexer-private.h"
 
@@ -410,21 +411,12 @@ words_of (const char *name)
   return g_strdelimit (g_steal_pointer (&lower), "_", ' ');
 }
 
+/* A value as the dataset writes it: 154.8, not 154.80000000000001; a
+ * decimal's 154.80 as the database wrote it. */
 static char *
 value_text (JsonNode *node)
 {
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node) || !JSON_NODE_HOLDS_VALUE (node))
-    return NULL;
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING: return g_strdup (json_node_get_string (node));
-    case G_TYPE_INT64: return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-    case G_TYPE_DOUBLE: return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, json_node_get_double (node)));
-    case G_TYPE_BOOLEAN: return g_strdup (json_node_get_boolean (node) ? "true" : "false");
-    default: return NULL;
-    }
+  return grammar_json_node_dup_text (node);
 }
 
 /* "the employee whose name is 'Ada' and whose …", from the bindings

@@ -466,23 +466,7 @@ scalar_copy (JsonNode *node)
 static char *
 id_string (JsonNode *node)
 {
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return NULL;
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING:
-      return g_strdup (json_node_get_string (node));
-    case G_TYPE_INT64:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-    case G_TYPE_DOUBLE:
-      {
-        char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-        return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, json_node_get_double (node)));
-      }
-    default:
-      return NULL;
-    }
+  return grammar_json_node_dup_id (node);
 }
 
 /* `answer`: one value, or a list of values (one row each). */
@@ -624,14 +608,14 @@ add_retrieval (JsonObject  *record,
                GError     **error)
 {
   JsonNode *node = json_object_get_member (item, "retrieval_judgement");
+  double number;
   GType type;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
   type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  if ((type == G_TYPE_INT64 || type == G_TYPE_DOUBLE) &&
-      (json_node_get_double (node) == 1.0 || json_node_get_double (node) == 0.0))
-    json_object_set_string_member (record, "retrieval", json_node_get_double (node) == 1.0 ? "correct" : "incorrect");
+  if (grammar_json_node_get_real (node, &number) && (number == 1.0 || number == 0.0))
+    json_object_set_string_member (record, "retrieval", number == 1.0 ? "correct" : "incorrect");
   else if (type == G_TYPE_BOOLEAN)
     json_object_set_string_member (record, "retrieval", json_node_get_boolean (node) ? "correct" : "incorrect");
   else
@@ -695,7 +679,8 @@ result_to_record (JsonObject  *item,
   node = json_object_get_member (item, "answer");
   if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
     {
-      if (JSON_NODE_HOLDS_OBJECT (node))
+      /* an object, but for a number kept as written (154.80) */
+      if (JSON_NODE_HOLDS_OBJECT (node) && grammar_json_node_get_number_text (node) == NULL)
         {
           fail_item (error, path, index, "“answer” must be a value or a list of values");
           return NULL;
@@ -750,21 +735,28 @@ import_results_file (const char  *path,
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local_error = NULL;
+  g_autoptr (GMappedFile) mapped = NULL;
+  const char *text;
+  gsize length;
   g_autofree char *file_style = style != NULL ? g_strdup (style) : results_style_of (path);
   g_autofree char *prefix = file_style != NULL ? g_strdup (file_style) : style_of (path);
   JsonNode *root;
   JsonArray *items;
 
-  if (!grammar_json_check_file_depth (path, error))
+  mapped = g_mapped_file_new (path, FALSE, &local_error);
+  if (mapped == NULL)
+    return fail (error, path, local_error->message);
+  text = g_mapped_file_get_contents (mapped);
+  length = g_mapped_file_get_length (mapped);
+  if (!grammar_json_check_depth (path, 1, text, length, error))
     return FALSE;
-  if (!json_parser_load_from_mapped_file (parser, path, &local_error))
+  /* The answers' numbers as written: 154.80 stays 154.80. */
+  if (!grammar_json_parser_load (parser, text, length, &local_error))
     {
       const char *message = local_error->message;
 
-      if (g_str_has_prefix (message, path))
-        message += strlen (path);
-      else if (local_error->domain != JSON_PARSER_ERROR)
-        return fail (error, path, message);
+      if (g_str_has_prefix (message, "<data>"))
+        message += strlen ("<data>");
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s%s%s", path,
                    *message == ':' ? "" : ": ", message);
       return FALSE;

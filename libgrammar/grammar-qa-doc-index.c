@@ -10,7 +10,9 @@
 #include "grammar-qa-generator-private.h"
 #include "grammar-document.h"
 #include "grammar-error.h"
+#include "grammar-value.h"
 #include "grammar-file-private.h"
+#include "grammar-json-private.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
 
@@ -22,8 +24,16 @@ static gboolean
 append_canonical_json (GString  *out,
                        JsonNode *node)
 {
+  const char *number = grammar_json_node_get_number_text (node);
   GType type;
 
+  if (number != NULL)
+    {
+      g_autoptr (GVariant) value = g_variant_ref_sink (grammar_value_new_decimal (number, -1));
+
+      grammar_qa_append_canonical_value (out, value);
+      return TRUE;
+    }
   if (!JSON_NODE_HOLDS_VALUE (node))
     return FALSE;
   type = json_node_get_value_type (node);
@@ -73,7 +83,7 @@ document_source_key (JsonParser      *parser,
   g_autofree char *lower = NULL;
   JsonObject *object;
 
-  if (table == NULL || key == NULL || !json_parser_load_from_data (parser, key, -1, NULL))
+  if (table == NULL || key == NULL || !grammar_json_parser_load (parser, key, strlen (key), NULL))
     return FALSE;
   node = json_parser_get_root (parser);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -154,6 +164,32 @@ grammar_qa_append_canonical_int (GString *out,
   g_string_append_len (out, p, text + sizeof text - p);
 }
 
+/* SQL compares 1.50 equal to 1.5, and 2.00 to the integer 2: a decimal
+ * as its digits without the zeros that say nothing, an integer when it
+ * is whole and fits one. */
+static void
+append_canonical_decimal (GString    *out,
+                          const char *text)
+{
+  g_autoptr (GString) digits = g_string_new (text);
+  const char *point = strchr (digits->str, '.');
+  gint64 whole;
+
+  if (point != NULL)
+    {
+      while (digits->str[digits->len - 1] == '0')
+        g_string_truncate (digits, digits->len - 1);
+      if (digits->str[digits->len - 1] == '.')
+        g_string_truncate (digits, digits->len - 1);
+    }
+  if (strcmp (digits->str, "-0") == 0)
+    g_string_assign (digits, "0");
+  if (g_ascii_string_to_signed (digits->str, 10, G_MININT64, G_MAXINT64, &whole, NULL))
+    grammar_qa_append_canonical_int (out, whole);
+  else
+    g_string_append_printf (out, "n%s", digits->str);
+}
+
 void
 grammar_qa_append_canonical_value (GString  *out,
                         GVariant *value)
@@ -175,6 +211,8 @@ grammar_qa_append_canonical_value (GString  *out,
       g_string_append_c (out, 's');
       g_string_append (out, g_variant_get_string (value, NULL));
     }
+  else if (grammar_value_get_decimal (value) != NULL)
+    append_canonical_decimal (out, grammar_value_get_decimal (value));
   else
     {
       g_autofree char *text = grammar_value_to_text (value);

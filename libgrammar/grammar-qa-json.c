@@ -10,6 +10,7 @@
 #include "grammar-qa-generator-private.h"
 #include "grammar-document.h"
 #include "grammar-error.h"
+#include "grammar-value.h"
 #include "grammar-file-private.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
@@ -336,6 +337,13 @@ grammar_qa_append_json_value (Buffer   *out,
     grammar_qa_append_json_int (out, g_variant_get_int64 (value));
   else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
     grammar_qa_append_json_double (out, g_variant_get_double (value));
+  else if (grammar_value_get_decimal (value) != NULL)
+    {
+      /* An exact decimal: the number as the database wrote it. */
+      const char *text = grammar_value_get_decimal (value);
+
+      grammar_qa_buffer_append (out, text, strlen (text));
+    }
   else if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
     {
       gsize size = 0;

@@ -11,6 +11,7 @@
 #include "grammar-qa-generator-private.h"
 #include "grammar-document.h"
 #include "grammar-error.h"
+#include "grammar-value.h"
 #include "grammar-file-private.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
@@ -651,5 +652,15 @@ grammar_qa_same_key (GVariant *a,
     return (double) g_variant_get_int64 (a) == g_variant_get_double (b);
   if (a_double && b_int)
     return g_variant_get_double (a) == (double) g_variant_get_int64 (b);
+  /* Decimals by their value: 1.50 is 1.5, and 2.00 is 2. */
+  if (grammar_value_get_decimal (a) != NULL || grammar_value_get_decimal (b) != NULL)
+    {
+      g_autoptr (GString) a_key = g_string_new (NULL);
+      g_autoptr (GString) b_key = g_string_new (NULL);
+
+      grammar_qa_append_canonical_value (a_key, a);
+      grammar_qa_append_canonical_value (b_key, b);
+      return g_string_equal (a_key, b_key);
+    }
   return g_variant_equal (a, b);
 }

@@ -202,15 +202,22 @@ node_is_string (JsonNode *node)
   return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
 }
 
+/* A number, also one kept as written (grammar_json_node_get_number_text()). */
 static gboolean
 node_is_number (JsonNode *node)
 {
-  GType type;
+  double value;
 
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+  return grammar_json_node_get_real (node, &value);
+}
+
+static double
+node_number (JsonNode *node)
+{
+  double value = 0.0;
+
+  grammar_json_node_get_real (node, &value);
+  return value;
 }
 
 static gboolean
@@ -364,7 +371,7 @@ read_retrieved (GrammarRecord  *self,
         return invalid_member (error, "retrieved", expected);
 
       g_ptr_array_add (hits, grammar_hit_new (json_node_get_string (id),
-                                              json_node_get_double (score),
+                                              node_number (score),
                                               text != NULL && node_is_string (text) ? json_node_get_string (text) : NULL));
     }
   g_clear_pointer (&self->retrieved, g_ptr_array_unref);
@@ -382,9 +389,9 @@ read_latency (GrammarRecord  *self,
       self->latency_ms = -1.0;
       return TRUE;
     }
-  if (!node_is_number (node) || json_node_get_double (node) < 0.0)
+  if (!node_is_number (node) || node_number (node) < 0.0)
     return invalid_member (error, "latency_ms", "a number of milliseconds, not negative");
-  self->latency_ms = json_node_get_double (node);
+  self->latency_ms = node_number (node);
   return TRUE;
 }
 
@@ -419,7 +426,7 @@ read_judge (GrammarRecord       *self,
         {
           if (!node_is_number (member))
             return invalid_member (error, "judge", expected);
-          score = json_node_get_double (member);
+          score = node_number (member);
         }
     }
 

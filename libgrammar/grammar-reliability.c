@@ -513,10 +513,8 @@ keypoint_values (GrammarScore *score,
     {
       JsonNode *node = object != NULL ? json_object_get_member (object, keypoint_figures[f].name) : NULL;
 
-      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-          (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64))
+      if (!grammar_json_node_get_real (node, &values[f]))
         return FALSE;
-      values[f] = json_node_get_double (node);
     }
   return TRUE;
 }

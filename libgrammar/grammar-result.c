@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include "grammar-json.h"
 #include "grammar-result.h"
+#include "grammar-value.h"
 
 /**
  * GrammarResult:
@@ -159,7 +161,9 @@ grammar_result_get_value (GrammarResult *self,
  * @value: (nullable): a database value as a cursor returns it
  *
  * Converts a database value to JSON: integers and reals to numbers,
- * text to a string, a blob to its base64 text, %NULL to JSON null.
+ * an exact decimal to the number it writes as exactly (`154.80`, see
+ * grammar_json_node_new_number()), text to a string, a blob to its
+ * base64 text, %NULL to JSON null.
  *
  * Returns: (transfer full): a JSON node
  */
@@ -170,6 +174,8 @@ grammar_value_to_json (GVariant *value)
 
   if (value == NULL)
     return json_node_new (JSON_NODE_NULL);
+  if (grammar_value_get_decimal (value) != NULL)
+    return grammar_json_node_new_number (grammar_value_get_decimal (value));
 
   node = json_node_new (JSON_NODE_VALUE);
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "grammar-schema-generator-private.h"
 #include "grammar-error.h"
+#include "grammar-value.h"
 #include "grammar-schema-generator.h"
 #include "grammar-sql-generator-private.h"
 
@@ -157,6 +158,8 @@ grammar_schema_gen_result_int64 (GrammarResult *result,
     return g_variant_get_int64 (value);
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
     return (gint64) g_variant_get_double (value);
+  if (grammar_value_get_decimal (value) != NULL)
+    return (gint64) g_ascii_strtod (grammar_value_get_decimal (value), NULL);
   return 0;
 }
 
@@ -172,6 +175,8 @@ result_double (GrammarResult *result,
     return g_variant_get_double (value);
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
     return (double) g_variant_get_int64 (value);
+  if (grammar_value_get_decimal (value) != NULL)
+    return g_ascii_strtod (grammar_value_get_decimal (value), NULL);
   return 0.0;
 }
 

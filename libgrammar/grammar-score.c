@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "grammar-error.h"
+#include "grammar-json-private.h"
 #include "grammar-score.h"
 
 /**
@@ -150,6 +151,7 @@ grammar_score_new_from_json (const char  *metric,
   g_autoptr (GrammarScore) self = NULL;
   JsonObject *object;
   JsonNode *value, *member;
+  double number;
 
   g_return_val_if_fail (metric != NULL, NULL);
   g_return_val_if_fail (node != NULL, NULL);
@@ -169,11 +171,8 @@ grammar_score_new_from_json (const char  *metric,
       member = json_object_get_member (object, "failed");
       self->failed = member != NULL && JSON_NODE_HOLDS_VALUE (member) && json_node_get_boolean (member);
     }
-  else if (JSON_NODE_HOLDS_VALUE (value) && (json_node_get_value_type (value) == G_TYPE_DOUBLE ||
-                                             json_node_get_value_type (value) == G_TYPE_INT64))
+  else if (grammar_json_node_get_real (value, &number))
     {
-      double number = json_node_get_double (value);
-
       if (!(number >= 0.0 && number <= 1.0))
         return invalid (error, metric, "“score” must be a number from 0 to 1 or null"), NULL;
       self = grammar_score_new (number);
@@ -182,8 +181,8 @@ grammar_score_new_from_json (const char  *metric,
     return invalid (error, metric, "“score” must be a number from 0 to 1 or null"), NULL;
 
   member = json_object_get_member (object, "threshold");
-  if (member != NULL && JSON_NODE_HOLDS_VALUE (member) && json_node_get_value_type (member) != G_TYPE_STRING)
-    self->threshold = json_node_get_double (member);
+  if (grammar_json_node_get_real (member, &number))
+    self->threshold = number;
   member = json_object_get_member (object, "plugin");
   if (member != NULL && JSON_NODE_HOLDS_VALUE (member) && json_node_get_value_type (member) == G_TYPE_STRING)
     self->plugin = g_strdup (json_node_get_string (member));

@@ -10,6 +10,7 @@
 
 #include "grammar-enums.h"
 #include "grammar-error.h"
+#include "grammar-value.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-sql-template.h"
 #include "grammar-sql-template-private.h"
@@ -1283,6 +1284,8 @@ grammar_value_to_text (GVariant *value)
     case G_VARIANT_CLASS_DOUBLE:
       return format_double (g_variant_get_double (inner));
     default:
+      if (grammar_value_get_decimal (inner) != NULL)
+        return g_strdup (grammar_value_get_decimal (inner));
       if (g_variant_is_of_type (inner, G_VARIANT_TYPE_BYTESTRING))
         return format_bytes (inner);
       return g_variant_print (inner, FALSE);

@@ -10,8 +10,9 @@
 
 #include "grammar-value.h"
 
-/* The most significant digits a double keeps exactly (DBL_DIG). */
-#define MAX_DOUBLE_DIGITS 15
+/* An exact decimal is a tuple of its text: no database value is a
+ * tuple otherwise, so the type alone says what it is. */
+#define DECIMAL_TYPE ((const GVariantType *) "(s)")
 
 /**
  * grammar_value_new_text:
@@ -64,83 +65,94 @@ grammar_value_new_text (const char *data,
   return g_variant_new_take_string (g_steal_pointer (&valid));
 }
 
+/* Whether @text is a number as JSON writes it, without an exponent:
+ * `-?(0|[1-9][0-9]*)(\.[0-9]+)?`; @has_point says whether it has a
+ * fraction. */
+static gboolean
+is_json_decimal (const char *text,
+                 gboolean   *has_point)
+{
+  const char *p = text;
+
+  if (*p == '-')
+    p++;
+  if (*p == '0')
+    p++;
+  else if (*p >= '1' && *p <= '9')
+    while (g_ascii_isdigit (*p))
+      p++;
+  else
+    return FALSE;
+  *has_point = *p == '.';
+  if (*has_point)
+    {
+      if (!g_ascii_isdigit (*++p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  return *p == '\0';
+}
+
 /**
  * grammar_value_new_decimal:
  * @text: (array length=length) (element-type guint8): an exact decimal as
- *   a server writes it: an optional sign, digits, an optional fraction
+ *   a server writes it: an optional minus sign, digits, an optional fraction
  * @length: how many bytes, or -1 when @text ends with a NUL
  *
- * An exact decimal (`DECIMAL`, `NUMERIC`) as SQLite's `NUMERIC` type
- * affinity stores the same literal, so that every backend gives the
- * same value — a whole number that fits 64 bits as an integer (`12.00` is 12),
- * a number of at most 15 significant digits as a double (`1234.50` is
- * 1234.5), and anything a double would round, or that is not a plain
- * decimal such as `NaN`, as its exact text.
+ * An exact decimal (`DECIMAL`, `NUMERIC`) that keeps the server's text:
+ * `154.80` stays `154.80`, and `12345678901234567890.5` keeps every digit,
+ * where a double would make them `154.8` and `1.2345678901234567e+19`. A
+ * whole number without a point that fits 64 bits is an integer (`x`),
+ * whose text is the same; any other decimal is a decimal value, the
+ * tuple `(s)` of its text (grammar_value_get_decimal()), written to JSON
+ * as that number exactly (`"answer":[[154.80]]`). Text that is not such a
+ * number (`NaN`, `Infinity`) is a string (`s`).
  *
- * Returns: (transfer floating): an `x`, `d` or `s` value
+ * SQLite has no decimal type: it stores `154.80` in a `DECIMAL` column as
+ * the double 154.8, which is then what SQLite gives.
+ *
+ * Returns: (transfer floating): an `x`, `(s)` or `s` value
  */
 GVariant *
 grammar_value_new_decimal (const char *text,
                            gssize      length)
 {
   g_autofree char *copy = NULL;
-  const char *p, *integer, *fraction = NULL;
-  gsize integer_length, fraction_length = 0;
-  guint significant = 0, trailing_zeros = 0;
-  gboolean seen_nonzero = FALSE;
+  gboolean has_point = FALSE;
+  gint64 number;
 
   g_return_val_if_fail (text != NULL, NULL);
 
   copy = length < 0 ? g_strdup (text) : g_strndup (text, (gsize) length);
-  p = copy;
-  if (*p == '-' || *p == '+')
-    p++;
-  integer = p;
-  while (g_ascii_isdigit (*p))
-    p++;
-  integer_length = (gsize) (p - integer);
-  if (*p == '.')
-    {
-      fraction = ++p;
-      while (g_ascii_isdigit (*p))
-        p++;
-      fraction_length = (gsize) (p - fraction);
-    }
-  if (*p != '\0' || integer_length + fraction_length == 0)
+  if (!is_json_decimal (copy, &has_point))
     return grammar_value_new_text (copy, -1);
+  /* -0 would read back as 0 */
+  if (!has_point && strcmp (copy, "-0") != 0 &&
+      g_ascii_string_to_signed (copy, 10, G_MININT64, G_MAXINT64, &number, NULL))
+    return g_variant_new_int64 (number);
+  return g_variant_new ("(s)", copy);
+}
 
-  /* Trailing zeros of the fraction say nothing about the value. */
-  while (fraction_length > 0 && fraction[fraction_length - 1] == '0')
-    fraction_length--;
+/**
+ * grammar_value_get_decimal:
+ * @value: (nullable): a database value
+ *
+ * The text of an exact decimal that grammar_value_new_decimal() made,
+ * such as `154.80`: a JSON number, with a point or beyond 64 bits.
+ *
+ * Returns: (nullable): the text, which @value owns; %NULL when @value
+ *   is not a decimal
+ */
+const char *
+grammar_value_get_decimal (GVariant *value)
+{
+  const char *text = NULL;
 
-  if (fraction_length == 0)
-    {
-      g_autofree char *whole = g_strndup (copy, (gsize) (integer - copy) + integer_length);
-      gint64 number;
-
-      if (g_ascii_string_to_signed (whole, 10, G_MININT64, G_MAXINT64, &number, NULL))
-        return g_variant_new_int64 (number);
-      /* A whole number beyond 64 bits keeps every digit. */
-      return grammar_value_new_text (copy, -1);
-    }
-
-  /* Digits from the first non-zero one to the last kept. */
-  for (const char *d = integer; d < fraction + fraction_length; d++)
-    {
-      if (!g_ascii_isdigit (*d))
-        continue;
-      if (*d != '0')
-        {
-          significant += trailing_zeros + 1;
-          trailing_zeros = 0;
-          seen_nonzero = TRUE;
-        }
-      else if (seen_nonzero)
-        trailing_zeros++;
-    }
-  if (significant <= MAX_DOUBLE_DIGITS)
-    return g_variant_new_double (g_ascii_strtod (copy, NULL));
-  return grammar_value_new_text (copy, -1);
+  if (value == NULL || !g_variant_is_of_type (value, DECIMAL_TYPE))
+    return NULL;
+  g_variant_get (value, "(&s)", &text);
+  return text;
 }
 
 /**

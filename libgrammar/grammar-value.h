@@ -18,4 +18,6 @@ GVariant *grammar_value_new_decimal (const char *text,
                                      gssize      length);
 GVariant *grammar_value_new_float   (float       value);
 
+const char *grammar_value_get_decimal (GVariant   *value);
+
 G_END_DECLS

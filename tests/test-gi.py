@@ -424,8 +424,18 @@ class GrammarGITest(unittest.TestCase):
         with self.assertRaises(GLib.Error) as context:
             Grammar.sql_rewrite_query("SELECT sleep(5)", Grammar.SqlParameterStyle.DOLLAR, None, ['sleep'])
         self.assertGError(context, 'grammar-database-error-quark', Grammar.DatabaseError.NOT_READ_ONLY)
-        self.assertEqual(Grammar.value_new_decimal(b'1234.50').unpack(), 1234.5)
-        self.assertEqual(Grammar.value_new_decimal(b'12.00').unpack(), 12)
+        # A decimal keeps the server's text, and JSON writes it as that number.
+        decimal = Grammar.value_new_decimal(b'1234.50')
+        self.assertEqual(decimal.unpack(), ('1234.50',))
+        self.assertEqual(Grammar.value_get_decimal(decimal), '1234.50')
+        self.assertEqual(Grammar.json_to_data(Grammar.value_to_json(decimal), 0)[0], '1234.50')
+        self.assertEqual(Grammar.value_new_decimal(b'12').unpack(), 12)
+        self.assertIsNone(Grammar.value_get_decimal(GLib.Variant('d', 1234.5)))
+        node = Grammar.json_from_data(b'[[154.80, 2265.8, 99999999999999999999]]')
+        self.assertEqual(Grammar.json_to_data(node, 0)[0], '[[154.80,2265.8,99999999999999999999]]')
+        row = node.get_array().get_array_element(0)
+        self.assertEqual(Grammar.json_node_get_number_text(row.get_element(0)), '154.80')
+        self.assertIsNone(Grammar.json_node_get_number_text(row.get_element(1)))
         self.assertEqual(Grammar.value_new_text(b'a\x00b').unpack(), 'a\ufffdb')
 
     def test_13_http_client(self):

@@ -526,6 +526,19 @@ assert_text (GrammarDatabase *database,
   g_assert_cmpstr (g_variant_get_string (value, NULL), ==, expected);
 }
 
+/* An exact decimal: the server's text, kept. */
+static void
+assert_decimal (GrammarDatabase *database,
+                const char      *column,
+                const char      *expected)
+{
+  g_autoptr (GVariant) value = value_of (database, column, 1);
+
+  g_assert_nonnull (value);
+  g_assert_cmpstr (g_variant_get_type_string (value), ==, "(s)");
+  g_assert_cmpstr (grammar_value_get_decimal (value), ==, expected);
+}
+
 static void
 assert_int (GrammarDatabase *database,
             const char      *column,
@@ -560,12 +573,14 @@ test_values (void)
   g_autoptr (GrammarResult) nulls = NULL;
   g_autoptr (GError) error = NULL;
 
-  assert_text (database, "big_unsigned", "18446744073709551615");
+  /* beyond int64: the exact number of its digits */
+  assert_decimal (database, "big_unsigned", "18446744073709551615");
   assert_int (database, "big_signed", G_MININT64);
   assert_int (database, "small_int", -12);
-  assert_double (database, "dec_small", 1234.5);
-  assert_int (database, "dec_whole", 5);
-  assert_text (database, "dec_big", "12345678901234567890.1234567890");
+  /* decimals as the server writes them, trailing zeros and all */
+  assert_decimal (database, "dec_small", "1234.50");
+  assert_decimal (database, "dec_whole", "5.00");
+  assert_decimal (database, "dec_big", "12345678901234567890.1234567890");
   assert_double (database, "single_float", 0.1);
   assert_double (database, "double_float", 0.1);
   assert_int (database, "flag", 1);
@@ -634,6 +649,14 @@ test_parameters (void)
                               g_variant_new ("(s)", "Ann")), ==, 1);
   g_assert_cmpint (query_int (database, "SELECT id FROM value_types WHERE double_float = ?",
                               g_variant_new ("(d)", 0.1)), ==, 1);
+  /* An exact decimal is compared as a DECIMAL: as a string the server
+   * would compare doubles, and the last digit would not count. */
+  g_assert_cmpint (query_int (database, "SELECT COUNT(*) FROM value_types WHERE dec_big = ?",
+                              g_variant_new ("(@(s))", grammar_value_new_decimal ("12345678901234567890.1234567890", -1))),
+                   ==, 1);
+  g_assert_cmpint (query_int (database, "SELECT COUNT(*) FROM value_types WHERE dec_big = ?",
+                              g_variant_new ("(@(s))", grammar_value_new_decimal ("12345678901234567890.1234567891", -1))),
+                   ==, 0);
   nothing = query_value (database, "SELECT ?1", g_variant_new ("(mx)", FALSE, 0));
   g_assert_null (nothing);
 

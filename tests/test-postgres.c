@@ -189,6 +189,16 @@ assert_double (GVariant *value,
   g_assert_cmpfloat (g_variant_get_double (value), ==, expected);
 }
 
+/* An exact decimal: the server's text, kept. */
+static void
+assert_decimal (GVariant   *value,
+                const char *expected)
+{
+  g_assert_nonnull (value);
+  g_assert_cmpstr (g_variant_get_type_string (value), ==, "(s)");
+  g_assert_cmpstr (grammar_value_get_decimal (value), ==, expected);
+}
+
 static void
 assert_string (GVariant   *value,
                const char *expected)
@@ -401,12 +411,12 @@ test_value_types (void)
   /* A real's 0.1 is the double 0.1, not 0.100000001490116. */
   assert_double (grammar_result_get_value (result, 0, 6), 0.1);
   assert_double (grammar_result_get_value (result, 0, 7), 0.1);
-  /* numeric: beyond int64 as its digits, a decimal as a double, a
-   * whole decimal as an integer, too many digits as text. */
-  assert_string (grammar_result_get_value (result, 0, 8), "98765432109876543210");
-  assert_double (grammar_result_get_value (result, 0, 9), 1234.5);
-  assert_int (grammar_result_get_value (result, 0, 10), 12);
-  assert_string (grammar_result_get_value (result, 0, 11), "3.14159265358979323846");
+  /* numeric: the server's text, every digit and trailing zero kept; a
+   * whole number without a point that fits int64 an integer. */
+  assert_decimal (grammar_result_get_value (result, 0, 8), "98765432109876543210");
+  assert_decimal (grammar_result_get_value (result, 0, 9), "1234.50");
+  assert_decimal (grammar_result_get_value (result, 0, 10), "12.00");
+  assert_decimal (grammar_result_get_value (result, 0, 11), "3.14159265358979323846");
   assert_int (grammar_result_get_value (result, 0, 12), -42);
   assert_string (grammar_result_get_value (result, 0, 13), "2024-02-29");
   assert_string (grammar_result_get_value (result, 0, 14), "13:14:15");
@@ -442,14 +452,14 @@ test_numeric_forms (void)
                   " -9223372036854775808::numeric, 9223372036854775808::numeric, 'NaN'::numeric,"
                   " '-0.50'::numeric, 1e20::float8, 'Infinity'::float8",
                   NULL);
-  assert_double (grammar_result_get_value (result, 0, 0), 0.000123);
-  /* Fifteen significant digits make a double, sixteen stay text. */
-  g_assert_cmpstr (g_variant_get_type_string (grammar_result_get_value (result, 0, 1)), ==, "s");
-  assert_string (grammar_result_get_value (result, 0, 2), "1234567890123456.5");
+  assert_decimal (grammar_result_get_value (result, 0, 0), "0.000123");
+  assert_decimal (grammar_result_get_value (result, 0, 1), "123456789012345.5");
+  assert_decimal (grammar_result_get_value (result, 0, 2), "1234567890123456.5");
   assert_int (grammar_result_get_value (result, 0, 3), G_MININT64);
-  assert_string (grammar_result_get_value (result, 0, 4), "9223372036854775808");
+  assert_decimal (grammar_result_get_value (result, 0, 4), "9223372036854775808");
+  /* not a number JSON can write: its text, as a string */
   assert_string (grammar_result_get_value (result, 0, 5), "NaN");
-  assert_double (grammar_result_get_value (result, 0, 6), -0.5);
+  assert_decimal (grammar_result_get_value (result, 0, 6), "-0.50");
   assert_double (grammar_result_get_value (result, 0, 7), 1e20);
   g_assert_true (isinf (g_variant_get_double (grammar_result_get_value (result, 0, 8))));
 }
@@ -476,6 +486,18 @@ test_bound_values (void)
                  g_variant_new ("(s)", "O'Brien \"quoted\" back\\slash Zoë 東京 😀"));
   g_assert_cmpuint (grammar_result_get_n_rows (found), ==, 1);
   assert_int (grammar_result_get_value (found, 0, 0), 1);
+
+  /* An exact decimal is compared as the numeric it is: one digit more
+   * is another value, which a double would not tell apart. */
+  {
+    g_autoptr (GrammarResult) same = query (database, "SELECT id FROM kinds WHERE n_long = ?1",
+                                            g_variant_new ("(@(s))", grammar_value_new_decimal ("3.14159265358979323846", -1)));
+    g_autoptr (GrammarResult) other = query (database, "SELECT id FROM kinds WHERE n_long = ?1",
+                                             g_variant_new ("(@(s))", grammar_value_new_decimal ("3.14159265358979323847", -1)));
+
+    g_assert_cmpuint (grammar_result_get_n_rows (same), ==, 1);
+    g_assert_cmpuint (grammar_result_get_n_rows (other), ==, 0);
+  }
 
   /* Each GVariant type, and a maybe nothing as NULL. */
   typed = query (database,

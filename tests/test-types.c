@@ -1016,7 +1016,8 @@ test_system_blocking_over_async (void)
   g_assert_null (g_main_context_get_thread_default ());
 }
 
-/* The value mapping every database plugin shares. */
+/* The value mapping every database plugin shares: a decimal keeps the
+ * server's text, and is written to JSON as that number. */
 static void
 test_values (void)
 {
@@ -1024,16 +1025,27 @@ test_values (void)
   {
     const char *decimal;
     const char *printed;
+    const char *json;
   } decimals[] = {
-    { "12.00", "int64 12" },
-    { "-7", "int64 -7" },
-    { "1234.50", "1234.5" },
-    { "-0.10", "-0.10000000000000001" },
-    { "99999999.99", "99999999.989999995" },
-    { "9223372036854775808", "'9223372036854775808'" },
-    { "1234567890.1234567", "'1234567890.1234567'" },
-    { "0.000000000000000001", "1.0000000000000001e-18" },
-    { "NaN", "'NaN'" },
+    { "12.00", "('12.00',)", "12.00" },
+    { "-7", "int64 -7", "-7" },
+    { "0", "int64 0", "0" },
+    { "-0", "('-0',)", "-0" },
+    { "1234.50", "('1234.50',)", "1234.50" },
+    { "-0.10", "('-0.10',)", "-0.10" },
+    { "154.8", "('154.8',)", "154.8" },
+    { "99999999.99", "('99999999.99',)", "99999999.99" },
+    { "9223372036854775807", "int64 9223372036854775807", "9223372036854775807" },
+    { "9223372036854775808", "('9223372036854775808',)", "9223372036854775808" },
+    { "-98765432109876543210", "('-98765432109876543210',)", "-98765432109876543210" },
+    { "1234567890.1234567", "('1234567890.1234567',)", "1234567890.1234567" },
+    { "0.000000000000000001", "('0.000000000000000001',)", "0.000000000000000001" },
+    /* not a JSON number: the text as a string */
+    { "NaN", "'NaN'", "\"NaN\"" },
+    { "Infinity", "'Infinity'", "\"Infinity\"" },
+    { "+1.5", "'+1.5'", "\"+1.5\"" },
+    { ".5", "'.5'", "\".5\"" },
+    { "007", "'007'", "\"007\"" },
   };
   g_autoptr (GVariant) nul = g_variant_ref_sink (grammar_value_new_text ("a\0b", 3));
   g_autoptr (GVariant) latin1 = g_variant_ref_sink (grammar_value_new_text ("Ferr\xe1ndez", -1));
@@ -1044,15 +1056,27 @@ test_values (void)
     {
       g_autoptr (GVariant) value = g_variant_ref_sink (grammar_value_new_decimal (decimals[i].decimal, -1));
       g_autofree char *printed = g_variant_print (value, TRUE);
+      g_autoptr (JsonNode) node = grammar_value_to_json (value);
+      g_autofree char *json = grammar_json_to_data (node, 0, NULL);
+      g_autofree char *text = grammar_value_to_text (value);
 
       g_assert_cmpstr (printed, ==, decimals[i].printed);
+      g_assert_cmpstr (json, ==, decimals[i].json);
+      /* in a question, and in an SQL literal, as the server wrote it */
+      g_assert_cmpstr (text, ==, decimals[i].decimal);
+      if (g_str_has_prefix (printed, "("))
+        g_assert_cmpstr (grammar_value_get_decimal (value), ==, decimals[i].decimal);
+      else
+        g_assert_null (grammar_value_get_decimal (value));
     }
   /* Not past the length given. */
   {
     g_autoptr (GVariant) cut = g_variant_ref_sink (grammar_value_new_decimal ("12.50xyz", 5));
 
-    g_assert_cmpfloat (g_variant_get_double (cut), ==, 12.5);
+    g_assert_cmpstr (grammar_value_get_decimal (cut), ==, "12.50");
   }
+  g_assert_null (grammar_value_get_decimal (NULL));
+  g_assert_null (grammar_value_get_decimal (nul));
   g_assert_cmpstr (g_variant_get_string (nul, NULL), ==, "a\xEF\xBF\xBD" "b");
   g_assert_cmpstr (g_variant_get_string (latin1, NULL), ==, "Ferr\xEF\xBF\xBD" "ndez");
   g_assert_cmpstr (g_variant_get_string (utf8, NULL), ==, "Ferr");

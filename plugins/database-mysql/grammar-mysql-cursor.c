@@ -243,10 +243,15 @@ grammar_mysql_cursor_get_column_name (GrammarCursor *cursor,
 static GVariant *
 integer_value (Column *column)
 {
-  /* Above G_MAXINT64 a BIGINT UNSIGNED has no int64: its digits. */
+  /* Above G_MAXINT64 a BIGINT UNSIGNED has no int64: an exact decimal
+   * of its digits, written to JSON as that number. */
   if (column->is_unsigned && (guint64) column->fixed.integer > G_MAXINT64)
-    return g_variant_new_take_string (g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                                       (guint64) column->fixed.integer));
+    {
+      char digits[24];
+
+      g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, (guint64) column->fixed.integer);
+      return grammar_value_new_decimal (digits, -1);
+    }
   return g_variant_new_int64 (column->fixed.integer);
 }
 

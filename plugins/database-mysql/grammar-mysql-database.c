@@ -565,6 +565,15 @@ convert_value (guint      index,
       out->data = g_variant_get_string (value, &length);
       out->length = length;
       return TRUE;
+    case G_VARIANT_CLASS_TUPLE:
+      /* An exact decimal: its text, sent as the DECIMAL it is, never
+       * through a double. */
+      out->data = grammar_value_get_decimal (value);
+      if (out->data == NULL)
+        return bind_unsupported (index, value, error);
+      out->type = MYSQL_TYPE_NEWDECIMAL;
+      out->length = strlen (out->data);
+      return TRUE;
     case G_VARIANT_CLASS_ARRAY:
       if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
         return bind_unsupported (index, value, error);
@@ -649,6 +658,7 @@ bind_and_execute (GrammarMysqlDatabase  *self,
           bind->buffer = &value->real;
           break;
         case MYSQL_TYPE_STRING:
+        case MYSQL_TYPE_NEWDECIMAL:
         case MYSQL_TYPE_BLOB:
           bind->buffer = (void *) value->data;
           bind->buffer_length = value->length;

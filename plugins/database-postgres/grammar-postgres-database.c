@@ -694,6 +694,12 @@ bind_value (Parameters  *parameters,
     case G_VARIANT_CLASS_STRING:
       *text = g_variant_dup_string (value, NULL);
       break;
+    case G_VARIANT_CLASS_TUPLE:
+      /* An exact decimal: its text, which the server reads as it wrote it. */
+      if (grammar_value_get_decimal (value) == NULL)
+        return bind_unsupported (index, value, error);
+      *text = g_strdup (grammar_value_get_decimal (value));
+      break;
     case G_VARIANT_CLASS_ARRAY:
       {
         gsize size = 0;

@@ -545,6 +545,14 @@ bind_value (sqlite3_stmt  *stmt,
       text = g_variant_get_string (value, &length);
       rc = sqlite3_bind_text64 (stmt, index, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
       break;
+    case G_VARIANT_CLASS_TUPLE:
+      /* An exact decimal, which SQLite has not: its text, which a column
+       * of NUMERIC or REAL affinity compares as the number it holds. */
+      text = grammar_value_get_decimal (value);
+      if (text == NULL)
+        return bind_unsupported (index, value, error);
+      rc = sqlite3_bind_text64 (stmt, index, text, strlen (text), SQLITE_TRANSIENT, SQLITE_UTF8);
+      break;
     case G_VARIANT_CLASS_ARRAY:
       if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
         return bind_unsupported (index, value, error);

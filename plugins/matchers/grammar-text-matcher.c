@@ -115,8 +115,13 @@ grammar_text_matcher_quote (const char *value)
 static char *
 cell_text (JsonNode *cell)
 {
+  const char *exact = grammar_json_node_get_number_text (cell);
   double number;
 
+  /* A number kept as the database wrote it (154.80): normalisation
+   * reads its value, and every digit is there to compare. */
+  if (exact != NULL)
+    return g_strdup (exact);
   if (JSON_NODE_HOLDS_NULL (cell))
     return NULL;
   if (!JSON_NODE_HOLDS_VALUE (cell))

@@ -88,18 +88,17 @@ G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarRagevalKeypoints, grammar_rageval_keypoin
 static char *
 variant_text (GVariant *value)
 {
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
   if (value == NULL)
     return NULL;
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    return g_variant_dup_string (value, NULL);
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
-    return g_strdup_printf ("%" G_GINT64_FORMAT, g_variant_get_int64 (value));
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
-    return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, g_variant_get_double (value)));
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
     return g_strdup (g_variant_get_boolean (value) ? "true" : "false");
+  /* A real in its shortest text (154.8, not 154.80000000000001), a
+   * decimal as the database wrote it (154.80). */
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) ||
+      g_variant_is_of_type (value, G_VARIANT_TYPE_INT64) ||
+      g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE) ||
+      grammar_value_get_decimal (value) != NULL)
+    return grammar_value_to_text (value);
   return NULL;
 }
 
