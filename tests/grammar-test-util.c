@@ -173,3 +173,20 @@ grammar_test_server_free (GrammarTestServer *server)
   g_free (server->ca_file);
   g_free (server);
 }
+
+/* Puts the folder of the test module @module (a subfolder of the tests'
+ * build folder, e.g. "rag-test-system") first on GRAMMAR_PLUGIN_PATH,
+ * before the registry first loads. */
+void
+grammar_test_add_plugin_path (const char *module)
+{
+  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
+  const char *path = g_getenv ("GRAMMAR_PLUGIN_PATH");
+  g_autofree char *module_dir = NULL;
+  g_autofree char *new_path = NULL;
+
+  g_assert_nonnull (builddir);
+  module_dir = g_build_filename (builddir, module, NULL);
+  new_path = path != NULL && *path != '\0' ? g_strconcat (module_dir, ":", path, NULL) : g_strdup (module_dir);
+  g_setenv ("GRAMMAR_PLUGIN_PATH", new_path, TRUE);
+}

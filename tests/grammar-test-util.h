@@ -38,6 +38,7 @@ char *grammar_test_write_file     (const char         *dir,
                                    const char         *name,
                                    const char         *contents);
 void  grammar_test_remove_tree    (const char         *path);
+void  grammar_test_add_plugin_path (const char        *module);
 
 /* A running tests/fake-openai server ($FAKE_OPENAI): its process, the
  * pipe to its stdin (closing it stops the server) and its URL. */

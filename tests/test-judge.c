@@ -1180,22 +1180,6 @@ test_cli_usage (void)
 
 /* ---------------------------------------------------------------------------------- */
 
-/* The matcher module is found through GRAMMAR_PLUGIN_PATH; only this
- * program puts its folder there, before the registry first loads. */
-static void
-add_test_plugin_path (void)
-{
-  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
-  const char *path = g_getenv ("GRAMMAR_PLUGIN_PATH");
-  g_autofree char *module_dir = NULL;
-  g_autofree char *new_path = NULL;
-
-  g_assert_nonnull (builddir);
-  module_dir = g_build_filename (builddir, "judge-test-matcher", NULL);
-  new_path = path != NULL && *path != '\0' ? g_strconcat (module_dir, ":", path, NULL) : g_strdup (module_dir);
-  g_setenv ("GRAMMAR_PLUGIN_PATH", new_path, TRUE);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -1204,7 +1188,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   tmpdir = grammar_test_make_tmp_dir ("grammar-judge-XXXXXX");
-  add_test_plugin_path ();
+  grammar_test_add_plugin_path ("judge-test-matcher");
 
   g_test_add_func ("/judge-runner/properties", test_properties);
   g_test_add_func ("/judge-runner/verdicts-and-context", test_verdicts_and_context);

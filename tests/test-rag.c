@@ -1147,22 +1147,6 @@ test_cli_usage (void)
 
 /* ------------------------------------------------------------------------------ */
 
-/* The command finds tests/rag-test-system through GRAMMAR_PLUGIN_PATH;
- * only this program puts it there. */
-static void
-add_test_plugin_path (void)
-{
-  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
-  const char *path = g_getenv ("GRAMMAR_PLUGIN_PATH");
-  g_autofree char *module_dir = NULL;
-  g_autofree char *new_path = NULL;
-
-  g_assert_nonnull (builddir);
-  module_dir = g_build_filename (builddir, "rag-test-system", NULL);
-  new_path = path != NULL && *path != '\0' ? g_strconcat (module_dir, ":", path, NULL) : g_strdup (module_dir);
-  g_setenv ("GRAMMAR_PLUGIN_PATH", new_path, TRUE);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -1171,7 +1155,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   tmpdir = grammar_test_make_tmp_dir ("grammar-rag-XXXXXX");
-  add_test_plugin_path ();
+  grammar_test_add_plugin_path ("rag-test-system");
   grammar_registry_implement (GRAMMAR_TYPE_SYSTEM, TEST_TYPE_SYSTEM, "rag-double", "A test double (tests)");
 
   g_test_add_func ("/rag-runner/properties", test_properties);

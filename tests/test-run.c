@@ -574,24 +574,6 @@ test_run_interrupted (void)
                     "\n[matcher]\nplugin=test-contains\ndelay-ms=100\n");
 }
 
-/* `grammar run` finds tests/rag-test-system and tests/judge-test-matcher
- * through GRAMMAR_PLUGIN_PATH; only this program puts them there. */
-static void
-add_test_plugin_path (void)
-{
-  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
-  const char *path = g_getenv ("GRAMMAR_PLUGIN_PATH");
-  g_autofree char *systems = NULL;
-  g_autofree char *matchers = NULL;
-  g_autofree char *new_path = NULL;
-
-  g_assert_nonnull (builddir);
-  systems = g_build_filename (builddir, "rag-test-system", NULL);
-  matchers = g_build_filename (builddir, "judge-test-matcher", NULL);
-  new_path = g_strjoin (":", systems, matchers, path != NULL && *path != '\0' ? path : NULL, NULL);
-  g_setenv ("GRAMMAR_PLUGIN_PATH", new_path, TRUE);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -600,7 +582,8 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   tmp_dir = grammar_test_make_tmp_dir ("test-run-XXXXXX");
-  add_test_plugin_path ();
+  grammar_test_add_plugin_path ("judge-test-matcher");
+  grammar_test_add_plugin_path ("rag-test-system");
 
   g_test_add_func ("/run/whole-method", test_run_whole_method);
   g_test_add_func ("/run/styles-and-force", test_run_styles_and_force);

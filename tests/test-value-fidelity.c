@@ -728,21 +728,6 @@ test_import (void)
   grammar_test_assert_contains (report, "[[1E5]]");
 }
 
-/* The command finds tests/rag-test-system through GRAMMAR_PLUGIN_PATH. */
-static void
-add_test_plugin_path (void)
-{
-  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
-  const char *path = g_getenv ("GRAMMAR_PLUGIN_PATH");
-  g_autofree char *module_dir = NULL;
-  g_autofree char *new_path = NULL;
-
-  g_assert_nonnull (builddir);
-  module_dir = g_build_filename (builddir, "rag-test-system", NULL);
-  new_path = path != NULL && *path != '\0' ? g_strconcat (module_dir, ":", path, NULL) : g_strdup (module_dir);
-  g_setenv ("GRAMMAR_PLUGIN_PATH", new_path, TRUE);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -752,7 +737,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   server = g_getenv ("GRAMMAR_TEST_SERVER");
   tmp_dir = grammar_test_make_tmp_dir ("grammar-value-fidelity-XXXXXX");
-  add_test_plugin_path ();
+  grammar_test_add_plugin_path ("rag-test-system");
 
   /* Under a server only what depends on the database. */
   if (server == NULL)
