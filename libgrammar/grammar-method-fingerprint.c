@@ -212,17 +212,9 @@ grammar_method_step_fingerprint (Run  *run,
       hash_step (checksum, "rag", grammar_method_find_step (run, STEP_RAG, step->style));
       break;
     case STEP_REPORT:
-      {
-        const char * const *styles = grammar_method_get_styles (self);
-        guint a, b;
-        g_autofree char *compared = NULL;
-
-        grammar_method_compared_styles (self, &a, &b);
-        compared = g_strdup_printf ("%s;%s", styles[a], b != G_MAXUINT ? styles[b] : "");
-        hash_text (checksum, "compare", compared);
-        /* what the report shows changed with its version */
-        hash_text (checksum, "report", "2");
-      }
+      hash_text (checksum, "compare", run->compared);
+      /* what the report shows changed with its version */
+      hash_text (checksum, "report", "2");
       for (guint i = 0; i < run->steps->len; i++)
         {
           Step *judge = g_ptr_array_index (run->steps, i);

@@ -103,6 +103,7 @@ struct _Run
   gulong progress_handler;
   GObject *progress_source;
   GrammarFileLock *lock; /* on the output folder, while the run lasts */
+  char *compared;        /* the two styles the report compares, "A;B" ("A;" with one style) */
 };
 
 struct _Work

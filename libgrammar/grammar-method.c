@@ -127,6 +127,7 @@ run_free (Run *run)
   g_ptr_array_unref (run->steps);
   g_clear_object (&run->manifest);
   g_free (run->documents);
+  g_free (run->compared);
   g_clear_pointer (&run->lock, grammar_file_unlock);
   g_free (run);
 }
@@ -1421,6 +1422,13 @@ grammar_method_run_async (GrammarMethod       *self,
   run = g_new0 (Run, 1);
   run->self = self;
   run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
+  {
+    const char * const *styles = grammar_method_get_styles (self);
+    guint a, b;
+
+    grammar_method_compared_styles (self, &a, &b);
+    run->compared = g_strdup_printf ("%s;%s", styles[a], b != G_MAXUINT ? styles[b] : "");
+  }
   g_task_set_task_data (task, run, (GDestroyNotify) run_free);
   /* One run per folder: two would write every stage's file twice. */
   run->lock = grammar_file_lock (self->outdir, &error);

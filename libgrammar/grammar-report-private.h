@@ -90,6 +90,8 @@ Document *grammar_report_document_build   (JsonObject  *root,
 G_GNUC_INTERNAL
 void      grammar_report_document_free    (Document    *doc);
 G_GNUC_INTERNAL
+guint     grammar_report_char_width       (gunichar     c);
+G_GNUC_INTERNAL
 char     *grammar_report_sanitize         (const char  *text,
                                            gboolean     keep_newlines,
                                            guint        max_width);

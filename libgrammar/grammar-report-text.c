@@ -10,62 +10,14 @@
 
 /* Text */
 
-/* How many terminal columns @c takes. */
-static guint
-char_width (gunichar c)
-{
-  if (g_unichar_iszerowidth (c))
-    return 0;
-  return g_unichar_iswide (c) ? 2 : 1;
-}
-
 static guint
 text_width (const char *text)
 {
   guint width = 0;
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    width += char_width (g_utf8_get_char (p));
+    width += grammar_report_char_width (g_utf8_get_char (p));
   return width;
-}
-
-/* @text as valid UTF-8 without control or format characters (which
- * could move the terminal's cursor or reorder a line), newlines kept if
- * asked, elided with "…" past @max_width columns (0: no limit). */
-char *
-grammar_report_sanitize (const char *text,
-          gboolean    keep_newlines,
-          guint       max_width)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
-  GString *out = g_string_new (NULL);
-  guint width = 0;
-  gsize last_fit = 0;
-
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-      GUnicodeType type = g_unichar_type (c);
-
-      if (c == '\n' && keep_newlines)
-        {
-          g_string_append_c (out, '\n');
-          continue;
-        }
-      if (type == G_UNICODE_CONTROL || type == G_UNICODE_FORMAT)
-        c = ' ';
-      width += char_width (c);
-      if (max_width > 0 && width > max_width)
-        {
-          g_string_truncate (out, last_fit);
-          g_string_append (out, "…");
-          break;
-        }
-      g_string_append_unichar (out, c);
-      if (max_width > 0 && width <= max_width - 1)
-        last_fit = out->len;
-    }
-  return g_string_free (out, FALSE);
 }
 
 static void
@@ -104,7 +56,7 @@ wrap_line (GPtrArray  *lines,
 
       for (; *p != '\0'; p = g_utf8_next_char (p))
         {
-          guint w = char_width (g_utf8_get_char (p));
+          guint w = grammar_report_char_width (g_utf8_get_char (p));
 
           if (used + w > width)
             break;
