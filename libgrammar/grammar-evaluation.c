@@ -823,6 +823,7 @@ load (const char                  *path,
   g_autoptr (GError) local_error = NULL;
   Adding adding = { NULL, path, TRUE, ids };
   guint64 line = 0, offset = 0;
+  gboolean slim = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
@@ -840,6 +841,14 @@ load (const char                  *path,
     }
   lines = g_data_input_stream_new (G_INPUT_STREAM (stream));
   g_data_input_stream_set_newline_type (lines, G_DATA_STREAM_NEWLINE_TYPE_LF);
+  /* A pipe (`-i <(zcat judged.jsonl.gz)`, /dev/stdin) cannot be read
+   * again: its records are kept, as a report kept them all before,
+   * without what no figure reads. */
+  if (!keep && !g_seekable_can_seek (G_SEEKABLE (stream)))
+    {
+      keep = TRUE;
+      slim = TRUE;
+    }
 
   self = g_object_new (GRAMMAR_TYPE_EVALUATION, NULL);
   self->source = g_strdup (path);
@@ -875,7 +884,14 @@ load (const char                  *path,
       index = self->offsets->len;
       g_array_append_val (self->offsets, start);
       if (keep)
-        g_ptr_array_add (self->records, g_object_ref (record));
+        {
+          if (slim)
+            {
+              grammar_record_set_samples (record, NULL);
+              grammar_record_set_bindings (record, NULL);
+            }
+          g_ptr_array_add (self->records, g_object_ref (record));
+        }
       if (!add_record (&adding, record, index, line, error))
         return NULL;
       if (each != NULL)

@@ -935,6 +935,43 @@ test_streamed_lists (Fixture       *fixture,
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "debug")), ==, 3);
 }
 
+/* A judged file from a pipe (`-i <(zcat judged.jsonl.gz)`, /dev/stdin)
+ * cannot be read again for the lists: its records are kept, and the
+ * report is the file's, but for its source. */
+static void
+test_streamed_pipe (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *script = g_strdup_printf ("cat short.jsonl | \"$GRAMMAR_EXE\" report -i /dev/stdin --format json");
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *from_file = NULL;
+  g_auto (GStrv) parts = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (fixture->dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  {
+    g_auto (GrammarTestRun) run = { 0 };
+
+    grammar_test_run (&run, fixture->dir, "report", "-i", "short.jsonl", "--format", "json", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    from_file = g_strdup (run.out);
+  }
+  /* the same report but for "source" */
+  parts = g_strsplit (from_file, "\"source\" : \"short.jsonl\"", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  expected = g_strjoinv ("\"source\" : \"/dev/stdin\"", parts);
+  g_assert_cmpstr (out, ==, expected);
+  grammar_test_assert_contains (out, "\"gap_groups\" : [\n    {");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -958,6 +995,7 @@ main (int    argc,
   g_test_add ("/report/cli/bad-input", Fixture, NULL, fixture_set_up, test_cli_bad_input, fixture_tear_down);
   g_test_add ("/report/streamed", Fixture, NULL, fixture_set_up, test_streamed, fixture_tear_down);
   g_test_add ("/report/streamed-lists", Fixture, NULL, fixture_set_up, test_streamed_lists, fixture_tear_down);
+  g_test_add ("/report/streamed-pipe", Fixture, NULL, fixture_set_up, test_streamed_pipe, fixture_tear_down);
 
   return g_test_run ();
 }
