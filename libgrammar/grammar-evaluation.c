@@ -57,6 +57,7 @@ struct _GrammarEvaluation
   GArray *offsets;         /* guint64 a record, when read from a file */
   GArray *next;            /* guint a record: the next record of its group, G_MAXUINT for none */
   GByteArray *correct;     /* a record: 1 when its answer is correct (the lists skip it) */
+  GArray *lines;           /* guint64 a kept record read from a file: its line */
   GDataInputStream *reread;
   JsonParser *parser;
   GStringChunk *strings;   /* group ids, templates, styles, tables */
@@ -126,6 +127,7 @@ grammar_evaluation_finalize (GObject *object)
   g_clear_pointer (&self->offsets, g_array_unref);
   g_clear_pointer (&self->next, g_array_unref);
   g_clear_pointer (&self->correct, g_byte_array_unref);
+  g_clear_pointer (&self->lines, g_array_unref);
   g_clear_object (&self->reread);
   g_clear_object (&self->parser);
   g_clear_pointer (&self->group_index, g_hash_table_unref);
@@ -640,10 +642,15 @@ static guint64
 line_of (GrammarEvaluation *self,
          guint              index)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (self->source);
-  g_autoptr (GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GFileInputStream) stream = NULL;
   guint64 offset = g_array_index (self->offsets, guint64, index), line = 1;
   char buffer[65536];
+
+  if (self->lines != NULL)
+    return g_array_index (self->lines, guint64, index);
+  file = g_file_new_for_path (self->source);
+  stream = g_file_read (file, NULL, NULL);
 
   while (stream != NULL && offset > 0)
     {
@@ -853,6 +860,8 @@ load (const char                  *path,
   self = g_object_new (GRAMMAR_TYPE_EVALUATION, NULL);
   self->source = g_strdup (path);
   self->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  if (keep)
+    self->lines = g_array_new (FALSE, FALSE, sizeof (guint64));
   adding.self = self;
 
   for (;;)
@@ -891,6 +900,7 @@ load (const char                  *path,
               grammar_record_set_bindings (record, NULL);
             }
           g_ptr_array_add (self->records, g_object_ref (record));
+          g_array_append_val (self->lines, line);
         }
       if (!add_record (&adding, record, index, line, error))
         return NULL;

@@ -942,7 +942,7 @@ static void
 test_streamed_pipe (Fixture       *fixture,
                     gconstpointer  data)
 {
-  g_autofree char *script = g_strdup_printf ("cat short.jsonl | \"$GRAMMAR_EXE\" report -i /dev/stdin --format json");
+  char *script = g_strdup ("cat short.jsonl | \"$GRAMMAR_EXE\" report -i /dev/stdin --format json");
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -970,6 +970,21 @@ test_streamed_pipe (Fixture       *fixture,
   expected = g_strjoinv ("\"source\" : \"/dev/stdin\"", parts);
   g_assert_cmpstr (out, ==, expected);
   grammar_test_assert_contains (out, "\"gap_groups\" : [\n    {");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a duplicate id in a pipe is named by its lines, blank ones counted */
+  g_free (script);
+  script = g_strdup ("printf '%s\\n' '{\"id\":\"a\",\"group\":\"g0\",\"verdict\":\"correct\"}' '' "
+                     "'{\"id\":\"b\",\"group\":\"g1\",\"verdict\":\"correct\"}' "
+                     "'{\"id\":\"a\",\"group\":\"g2\",\"verdict\":\"correct\"}' | \"$GRAMMAR_EXE\" report -i /dev/stdin");
+  argv[2] = script;
+  g_assert_true (g_spawn_sync (fixture->dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
+  grammar_test_assert_contains (err, "/dev/stdin:4: duplicate id “a” (also on line 1)");
+  g_free (script);
 }
 
 int
