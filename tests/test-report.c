@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
+#include <sys/wait.h>
 
 #include <grammar.h>
 
