@@ -6,10 +6,14 @@
  * the stages require), the file as the output a resumed stage scans
  * (grammar_jsonl_scan_output()), and as the judged and the assessed file
  * of `grammar report --assessed`, whose report is then rendered in every
- * format.
+ * format, and written again by grammar_report_write_full() (one pass,
+ * the lists read again), which must give the same bytes; its lists must
+ * be those of the same file loaded with its records kept.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string.h>
+
 #include <gio/gio.h>
 
 #include <grammar.h>
@@ -79,6 +83,48 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
           grammar_report_write (report, format, out, NULL, &write_error);
         }
+    }
+
+  /* the lists read again by offset are those of the records kept in memory */
+  if (report != NULL)
+    {
+      g_autoptr (GrammarEvaluation) kept = grammar_evaluation_load (path, NULL, NULL);
+      g_autoptr (JsonNode) expected = kept != NULL ? grammar_evaluation_to_json (kept, 0) : NULL;
+      const char * const lists[] = { "gap_groups", "debug" };
+
+      if (expected == NULL)
+        g_error ("the report was built but the judged file does not load");
+      for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+        if (!json_node_equal (json_object_get_member (json_node_get_object (expected), lists[i]),
+                              json_object_get_member (json_node_get_object (report), lists[i])))
+          g_error ("the report's %s differ from those of the kept records", lists[i]);
+    }
+
+  /* grammar report's own path, one pass with the json lists read again
+   * while written, must give the bytes of the tree or fail as it does */
+  for (GrammarReportFormat format = GRAMMAR_REPORT_FORMAT_TEXT; format <= GRAMMAR_REPORT_FORMAT_JSON; format++)
+    {
+      g_autoptr (GOutputStream) tree = g_memory_output_stream_new_resizable ();
+      g_autoptr (GOutputStream) streamed = g_memory_output_stream_new_resizable ();
+      g_autoptr (GError) streamed_error = NULL;
+      gboolean ok;
+
+      ok = grammar_report_write_full (path, NULL, assessed, NULL, 0, FALSE, 0.05, 0, format, NULL, streamed, NULL,
+                                      &streamed_error);
+      if (ok != (report != NULL))
+        g_error ("grammar_report_write_full %s where the tree %s", ok ? "wrote" : "failed",
+                 report != NULL ? "was built" : "was not");
+      if (!ok)
+        continue;
+      grammar_report_write (report, format, tree, NULL, NULL);
+      g_output_stream_close (tree, NULL, NULL);
+      g_output_stream_close (streamed, NULL, NULL);
+      if (g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (tree)) !=
+            g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (streamed)) ||
+          memcmp (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (tree)),
+                  g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (streamed)),
+                  g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (tree))) != 0)
+        g_error ("the streamed report (format %d) differs from the tree's", format);
     }
   return 0;
 }
