@@ -7,125 +7,8 @@
 
 #include <grammar.h>
 
+#include "grammar-test-probe.h"
 #include "grammar-test-util.h"
-
-/* A component with one property of every kind a keyfile can set. It is
- * registered statically as the matcher "probe", the way a module would. */
-
-#define TEST_TYPE_PROBE (test_probe_get_type ())
-G_DECLARE_FINAL_TYPE (TestProbe, test_probe, TEST, PROBE, GObject)
-
-struct _TestProbe
-{
-  GObject parent_instance;
-
-  char *label;
-  char *file;
-  int count;
-  guint64 big;
-  double ratio;
-  gboolean strict;
-  GrammarVerdictKind kind;
-  GFileCopyFlags copy_flags;
-  GStrv names;
-  GrammarMatcher *next;
-  GrammarLlm *llm;
-};
-
-enum {
-  PROP_0, PROP_LABEL, PROP_FILE, PROP_COUNT, PROP_BIG, PROP_RATIO, PROP_STRICT,
-  PROP_KIND, PROP_COPY_FLAGS, PROP_NAMES, PROP_NEXT, PROP_LLM, N_PROPS
-};
-
-static GrammarVerdict *
-test_probe_judge (GrammarMatcher *matcher, GrammarRecord *record, GCancellable *cancellable, GError **error)
-{
-  return grammar_verdict_new (GRAMMAR_VERDICT_CORRECT, 1.0, "probe", "probe");
-}
-
-static void
-test_probe_matcher_init (GrammarMatcherInterface *iface)
-{
-  iface->judge = test_probe_judge;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestProbe, test_probe, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_MATCHER, test_probe_matcher_init))
-
-static void
-test_probe_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
-{
-  TestProbe *self = TEST_PROBE (object);
-
-  switch (id)
-    {
-    case PROP_LABEL: g_free (self->label); self->label = g_value_dup_string (value); break;
-    case PROP_FILE: g_free (self->file); self->file = g_value_dup_string (value); break;
-    case PROP_COUNT: self->count = g_value_get_int (value); break;
-    case PROP_BIG: self->big = g_value_get_uint64 (value); break;
-    case PROP_RATIO: self->ratio = g_value_get_double (value); break;
-    case PROP_STRICT: self->strict = g_value_get_boolean (value); break;
-    case PROP_KIND: self->kind = g_value_get_enum (value); break;
-    case PROP_COPY_FLAGS: self->copy_flags = g_value_get_flags (value); break;
-    case PROP_NAMES: g_strfreev (self->names); self->names = g_value_dup_boxed (value); break;
-    case PROP_NEXT: g_set_object (&self->next, g_value_get_object (value)); break;
-    case PROP_LLM: g_set_object (&self->llm, g_value_get_object (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
-    }
-}
-
-static void
-test_probe_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
-{
-  G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
-}
-
-static void
-test_probe_finalize (GObject *object)
-{
-  TestProbe *self = TEST_PROBE (object);
-
-  g_free (self->label);
-  g_free (self->file);
-  g_strfreev (self->names);
-  g_clear_object (&self->next);
-  g_clear_object (&self->llm);
-  G_OBJECT_CLASS (test_probe_parent_class)->finalize (object);
-}
-
-static void
-test_probe_class_init (TestProbeClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GParamFlags flags = G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
-  GParamSpec *props[N_PROPS] = { NULL, };
-
-  object_class->set_property = test_probe_set_property;
-  object_class->get_property = test_probe_get_property;
-  object_class->finalize = test_probe_finalize;
-
-  props[PROP_LABEL] = g_param_spec_string ("label", NULL, "A string", NULL, flags);
-  props[PROP_FILE] = g_param_spec_string ("file", NULL, "A path", NULL, flags | GRAMMAR_PARAM_PATH);
-  props[PROP_COUNT] = g_param_spec_int ("count", NULL, "An int", -5, 100, 1, flags);
-  props[PROP_BIG] = g_param_spec_uint64 ("big", NULL, "A uint64", 0, G_MAXUINT64, 0, flags);
-  props[PROP_RATIO] = g_param_spec_double ("ratio", NULL, "A double", 0.0, 1.0, 0.5, flags);
-  props[PROP_STRICT] = g_param_spec_boolean ("strict", NULL, "A boolean", FALSE, flags);
-  props[PROP_KIND] = g_param_spec_enum ("kind", NULL, "An enum", GRAMMAR_TYPE_VERDICT_KIND,
-                                        GRAMMAR_VERDICT_UNMEASURED, flags);
-  props[PROP_COPY_FLAGS] = g_param_spec_flags ("copy-flags", NULL, "Flags", G_TYPE_FILE_COPY_FLAGS,
-                                               G_FILE_COPY_NONE, flags);
-  props[PROP_NAMES] = g_param_spec_boxed ("names", NULL, "A string list", G_TYPE_STRV, flags);
-  props[PROP_NEXT] = g_param_spec_object ("next", NULL, "Another matcher", GRAMMAR_TYPE_MATCHER, flags);
-  props[PROP_LLM] = g_param_spec_object ("llm", NULL, "A language model", GRAMMAR_TYPE_LLM, flags);
-  g_object_class_install_properties (object_class, N_PROPS, props);
-}
-
-static void
-test_probe_init (TestProbe *self)
-{
-  self->count = 1;
-  self->ratio = 0.5;
-}
 
 /* A stage-like object: plain read-write properties, set after construction */
 
@@ -343,10 +226,10 @@ test_conversion (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (GObject) object = grammar_config_build (config, "matcher", GRAMMAR_TYPE_MATCHER, &error);
   g_autofree char *expected_file = g_build_filename (tmpdir, "data", "x.db", NULL);
-  TestProbe *probe;
+  GrammarTestProbe *probe;
 
   g_assert_no_error (error);
-  probe = TEST_PROBE (object);
+  probe = GRAMMAR_TEST_PROBE (object);
   g_assert_cmpstr (probe->label, ==, "O'Brien said \"hi\"\n");
   g_assert_cmpstr (probe->file, ==, expected_file);
   g_assert_cmpint (probe->count, ==, -5);
@@ -405,9 +288,9 @@ test_references (void)
   g_assert_no_error (error);
   shared = grammar_config_build (config, "shared", G_TYPE_INVALID, &error);
   g_assert_no_error (error);
-  g_assert_true ((GObject *) TEST_PROBE (first)->next == shared);
-  g_assert_true ((GObject *) TEST_PROBE (second)->next == shared);
-  g_assert_cmpstr (TEST_PROBE (shared)->label, ==, "one");
+  g_assert_true ((GObject *) GRAMMAR_TEST_PROBE (first)->next == shared);
+  g_assert_true ((GObject *) GRAMMAR_TEST_PROBE (second)->next == shared);
+  g_assert_cmpstr (GRAMMAR_TEST_PROBE (shared)->label, ==, "one");
 
   again = grammar_config_build (config, "first", GRAMMAR_TYPE_MATCHER, &error);
   g_assert_no_error (error);
@@ -415,7 +298,7 @@ test_references (void)
 
   lonely = grammar_config_build (config, "lonely", GRAMMAR_TYPE_MATCHER, &error);
   g_assert_no_error (error);
-  g_assert_null (TEST_PROBE (lonely)->next);
+  g_assert_null (GRAMMAR_TEST_PROBE (lonely)->next);
 }
 
 /* A section without plugin= configures an existing object: its keys are
@@ -503,7 +386,7 @@ test_from_data (void)
   g_assert_no_error (error);
   m = grammar_config_build (config, "m", GRAMMAR_TYPE_MATCHER, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (TEST_PROBE (m)->file, ==, "/srv/z");
+  g_assert_cmpstr (GRAMMAR_TEST_PROBE (m)->file, ==, "/srv/z");
   g_assert_true (grammar_config_has_section (config, "m"));
   g_assert_false (grammar_config_has_section (config, "n"));
 
@@ -542,7 +425,7 @@ test_registry (void)
   g_assert_cmpstr (grammar_plugin_info_get_interface_name (info), ==, "matcher");
   g_assert_cmpstr (grammar_plugin_info_get_description (info), ==, "Test component with every property kind");
   specs = grammar_plugin_info_list_properties (info, &n_specs);
-  g_assert_cmpuint (n_specs, ==, N_PROPS - 1);
+  g_assert_cmpuint (n_specs, ==, GRAMMAR_TEST_PROBE_N_PROPERTIES);
   g_assert_cmpstr (specs[0]->name, ==, "label");
 
   /* The in-tree SQLite module is found through GRAMMAR_PLUGIN_PATH. */
@@ -582,8 +465,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  grammar_registry_implement (GRAMMAR_TYPE_MATCHER, TEST_TYPE_PROBE, "probe",
-                              "Test component with every property kind");
+  grammar_test_probe_register ();
   tmpdir = g_dir_make_tmp ("grammar-config-XXXXXX", &error);
   g_assert_no_error (error);
 
