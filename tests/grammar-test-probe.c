@@ -54,15 +54,6 @@ grammar_test_probe_set_property (GObject      *object,
 }
 
 static void
-grammar_test_probe_get_property (GObject    *object,
-                                 guint       id,
-                                 GValue     *value,
-                                 GParamSpec *pspec)
-{
-  G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
-}
-
-static void
 grammar_test_probe_finalize (GObject *object)
 {
   GrammarTestProbe *self = GRAMMAR_TEST_PROBE (object);
@@ -83,7 +74,6 @@ grammar_test_probe_class_init (GrammarTestProbeClass *klass)
   GParamSpec *props[N_PROPS] = { NULL, };
 
   object_class->set_property = grammar_test_probe_set_property;
-  object_class->get_property = grammar_test_probe_get_property;
   object_class->finalize = grammar_test_probe_finalize;
 
   props[PROP_LABEL] = g_param_spec_string ("label", NULL, "A string", NULL, flags);
