@@ -37,8 +37,10 @@ grammar_stats_wilson (guint64 successes, guint64 n, double z, double *low, doubl
   denominator = 1.0 + z2 / n;
   centre = (p + z2 / (2.0 * n)) / denominator;
   half = z * sqrt (p * (1.0 - p) / n + z2 / (4.0 * n * (double) n)) / denominator;
-  *low = MAX (0.0, centre - half);
-  *high = MIN (1.0, centre + half);
+  /* At p̂ = 0 the lower bound is 0 and at p̂ = 1 the upper bound is 1,
+   * exactly; rounding would make them 1e-17 or 0.9999999999999999. */
+  *low = successes == 0 ? 0.0 : CLAMP (centre - half, 0.0, 1.0);
+  *high = successes >= n ? 1.0 : CLAMP (centre + half, 0.0, 1.0);
   return TRUE;
 }
 

@@ -1,6 +1,6 @@
 /* test-stats.c: the interval of a mean, bootstrapped up to
  * GRAMMAR_STATS_BOOTSTRAP_LIMIT values and normal above, against figures
- * computed by hand
+ * computed by hand; the Wilson interval of a proportion at its ends
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -165,6 +165,32 @@ test_clamped (void)
   g_assert_cmpfloat_with_epsilon (high, mean + GRAMMAR_STATS_Z95 * s / sqrt (2001.0), 1e-12);
 }
 
+/* The Wilson interval of a proportion: at p̂ = 1 the upper bound is 1 and
+ * at p̂ = 0 the lower bound is 0, exactly, for any n (report.json wrote
+ * 0.9999999999999999); in between, the textbook figure (3 of 10:
+ * [0.1078, 0.6032]). */
+static void
+test_wilson (void)
+{
+  double low = -1.0, high = -1.0;
+
+  for (guint64 n = 1; n <= 5000; n += (n < 100 ? 1 : 997))
+    {
+      g_assert_true (grammar_stats_wilson (n, n, GRAMMAR_STATS_Z95, &low, &high));
+      g_assert_cmpfloat (high, ==, 1.0);
+      g_assert_cmpfloat (low, >, 0.0);
+      g_assert_cmpfloat (low, <, 1.0);
+      g_assert_true (grammar_stats_wilson (0, n, GRAMMAR_STATS_Z95, &low, &high));
+      g_assert_cmpfloat (low, ==, 0.0);
+      g_assert_cmpfloat (high, >, 0.0);
+      g_assert_cmpfloat (high, <, 1.0);
+    }
+  g_assert_true (grammar_stats_wilson (3, 10, GRAMMAR_STATS_Z95, &low, &high));
+  g_assert_cmpfloat_with_epsilon (low, 0.1078, 1e-4);
+  g_assert_cmpfloat_with_epsilon (high, 0.6032, 1e-4);
+  g_assert_false (grammar_stats_wilson (0, 0, GRAMMAR_STATS_Z95, &low, &high));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -177,5 +203,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/mean-interval/methods-agree", test_methods_agree);
   g_test_add_func ("/stats/mean-interval/clamped", test_clamped);
   g_test_add_func ("/stats/mean-interval/undefined", test_undefined);
+  g_test_add_func ("/stats/wilson", test_wilson);
   return g_test_run ();
 }
