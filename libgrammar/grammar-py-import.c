@@ -10,6 +10,7 @@
 #include "grammar-error.h"
 #include "grammar-py-import.h"
 #include "grammar-record.h"
+#include "grammar-rule-verbalizer.h"
 
 /*
  * The Python tool writes, per database:
@@ -399,8 +400,16 @@ grammar_py_import_templates (GrammarTemplateSet  *set,
     {
       PyFile *file = g_ptr_array_index (files, i);
       g_autofree char *file_style = style != NULL ? g_strdup (style) : style_of (file->path);
+      g_autoptr (GError) style_error = NULL;
 
-      if (file->kind == PY_FILE_TEXT_TEMPLATES)
+      if (file->kind != PY_FILE_TEXT_TEMPLATES)
+        continue;
+      /* `grammar qa` refuses a style no verbalizer knows: say so here,
+       * where the style comes from. */
+      if (json_object_get_size (file->root) > 0 && !grammar_text_style_check (file_style, &style_error))
+        problem (&importer, file->path, "%s%s", style_error->message,
+                 style != NULL ? "" : " (the style is the file's name: give it with --style)");
+      else
         import_text_file (&importer, file, file_style);
     }
 

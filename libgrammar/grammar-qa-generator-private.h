@@ -396,6 +396,8 @@ char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchem
 G_GNUC_INTERNAL
 char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, gboolean *ordered, DocPlan *docs, GError **error);
 G_GNUC_INTERNAL
+GStrv grammar_qa_plan_dup_mismatches (GrammarSqlTemplate *sql_template, GrammarSchema *schema);
+G_GNUC_INTERNAL
 void grammar_qa_from_clause_clear (FromClause *from);
 G_GNUC_INTERNAL
 void grammar_qa_buffer_clear (Buffer *buffer);

@@ -892,6 +892,7 @@ plan_all (GrammarQaGenerator  *self,
     {
       GrammarSqlTemplate *sql_template = g_ptr_array_index (sql_templates, i);
       g_autoptr (GPtrArray) texts = collect_styles (templates, sql_template, style_names);
+      g_auto (GStrv) mismatches = NULL;
       Plan *plan;
 
       /* Nothing to say for a template without text: no need to query. */
@@ -902,6 +903,9 @@ plan_all (GrammarQaGenerator  *self,
                                             grammar_sql_template_get_id (sql_template)));
           continue;
         }
+      mismatches = grammar_qa_plan_dup_mismatches (sql_template, schema);
+      for (guint m = 0; mismatches[m] != NULL; m++)
+        g_ptr_array_add (self->warnings, g_strdup (mismatches[m]));
       plan = plan_template (self, schema, sql_template, g_steal_pointer (&texts), cancellable, error);
       if (plan == NULL)
         return NULL;

@@ -1128,3 +1128,105 @@ grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
   return build_set_based_query (&scan, list_start, from, where, others, keys, key_forms, n_keys, *ordered,
                                 NULL, FALSE);
 }
+
+/* Placeholders compared with another column ---------------------------- */
+
+/* The column a reference at @ref reads when it is certainly not
+ * placeholder @p's own column ("city", or "b.city"): another column
+ * name, or a qualifier naming a source of another table. %NULL when it
+ * is the placeholder's column or that cannot be told. @suggestion is
+ * set to the placeholder of that column ("[branch.city]") when its
+ * table is known, else to NULL. */
+static char *
+dup_other_column (Scan               *scan,
+                  Range               ref,
+                  GPtrArray          *sources,
+                  GrammarSqlTemplate *sql_template,
+                  guint               p,
+                  char              **suggestion)
+{
+  const char *table = grammar_sql_template_get_placeholder_table (sql_template, p);
+  const char *column = grammar_sql_template_get_placeholder_column (sql_template, p);
+  g_autofree char *name = NULL;
+  g_autofree char *qualifier = ref.last - ref.first == 3 ? token_dup_name (scan, ref.first) : NULL;
+  int source = resolve_column (scan, ref, sources, &name);
+  const char *other_table = source >= 0 ? ((Source *) g_ptr_array_index (sources, source))->table : NULL;
+
+  *suggestion = NULL;
+  if (g_ascii_strcasecmp (name, column) == 0 && (other_table == NULL || g_ascii_strcasecmp (other_table, table) == 0))
+    return NULL;
+  if (other_table != NULL)
+    *suggestion = g_strdup_printf ("[%s.%s]", other_table, name);
+  return qualifier != NULL ? g_strdup_printf ("%s.%s", qualifier, name) : g_steal_pointer (&name);
+}
+
+/*
+ * grammar_qa_plan_dup_mismatches:
+ * @sql_template: a SQL template
+ * @schema: (nullable): its database's schema
+ *
+ * Looks, in the top-level conditions of the WHERE clause, for a
+ * placeholder compared with another column than its own, as left by a
+ * hand edit (`WHERE city = '[branch.name]'`): its values are those of
+ * branch.name, so almost every combination finds nothing and is
+ * skipped. Such a template is still valid SQL and is generated; this
+ * names the mismatch so that the user can fix it.
+ *
+ * Returns: (transfer full): one line a mismatch, empty when there is none
+ */
+GStrv
+grammar_qa_plan_dup_mismatches (GrammarSqlTemplate *sql_template,
+                                GrammarSchema      *schema)
+{
+  g_autoptr (GStrvBuilder) lines = g_strv_builder_new ();
+  g_autoptr (GArray) tokens = NULL;
+  g_autoptr (GArray) conjuncts = NULL;
+  g_auto (FromClause) from_clause = { 0, };
+  guint from = 0, where = 0, end;
+  Scan scan;
+
+  scan.sql = grammar_sql_template_get_bound_sql (sql_template);
+  scan.tokens = tokens = tokenize (scan.sql);
+  for (guint i = 1; i < tokens->len && where == 0; i++)
+    if (scan_token_at (&scan, i)->depth == 0 && token_is_word (&scan, i, from == 0 ? "FROM" : "WHERE"))
+      {
+        if (from == 0)
+          from = i;
+        else
+          where = i;
+      }
+  if (where == 0)
+    return g_strv_builder_end (lines);
+  for (end = where + 1; end < tokens->len; end++)
+    if (scan_token_at (&scan, end)->depth == 0 && token_is_one_of (&scan, end, refused_clauses))
+      break;
+
+  parse_from (&scan, (Range) { from + 1, where }, schema, &from_clause);
+  conjuncts = g_array_new (FALSE, FALSE, sizeof (Range));
+  split_conjuncts (&scan, (Range) { where + 1, end }, conjuncts);
+  for (guint c = 0; c < conjuncts->len; c++)
+    {
+      Range column = { 0, 0 };
+      int param = parse_placeholder_equality (&scan, g_array_index (conjuncts, Range, c), &column);
+      g_autofree char *other = NULL;
+      g_autofree char *suggestion = NULL;
+      g_autofree char *line = NULL;
+      const char *table, *own;
+
+      if (param < 1 || (guint) param > grammar_sql_template_get_n_placeholders (sql_template))
+        continue;
+      other = dup_other_column (&scan, column, from_clause.sources, sql_template, param - 1, &suggestion);
+      if (other == NULL)
+        continue;
+      table = grammar_sql_template_get_placeholder_table (sql_template, param - 1);
+      own = grammar_sql_template_get_placeholder_column (sql_template, param - 1);
+      line = g_strdup_printf ("template %s: its WHERE compares %s with the placeholder [%s.%s], whose values "
+                              "come from %s.%s: combinations where they differ find nothing and are skipped; "
+                              "compare %s with it, or use %s%s",
+                              grammar_sql_template_get_id (sql_template), other, table, own, table, own, own,
+                              suggestion != NULL ? "the placeholder " : "a placeholder of ",
+                              suggestion != NULL ? suggestion : other);
+      g_strv_builder_add (lines, line);
+    }
+  return g_strv_builder_end (lines);
+}

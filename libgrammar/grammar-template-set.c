@@ -9,6 +9,7 @@
 #include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
+#include "grammar-rule-verbalizer.h"
 #include "grammar-template-set.h"
 
 /**
@@ -378,6 +379,13 @@ load_text_template (Loader     *loader,
     }
 
   id = grammar_text_template_get_template_id (text_template);
+  /* A style no verbalizer knows (a typo such as "shouty") would give
+   * records of a style that no report compares. */
+  if (!grammar_text_style_check (grammar_text_template_get_style (text_template), &local_error))
+    {
+      problem (loader, "%s: template %s: %s", where, id, local_error->message);
+      return;
+    }
   renamed = g_hash_table_lookup (loader->renamed, id);
   if (renamed != NULL)
     {

@@ -37,7 +37,7 @@ static const char sql_templates_json[] =
   " WHERE b.Title = '[book.Title]' AND s.Room = '[shelf.Room]';\"]\n"
   "}\n";
 
-/* Its TextTemplateGenerator/terse.json: SQL → text templates in one style. */
+/* Its TextTemplateGenerator/short.json: SQL → text templates in one style. */
 static const char terse_json[] =
   "{\n"
   "  \"SELECT Year FROM book WHERE Title = '[book.Title]';\": [\n"
@@ -120,7 +120,7 @@ static void
 test_parse_only (void)
 {
   g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "short.json", terse_json);
   /* Text files first: SQL template files are still read first. */
   const char *paths[] = { terse_path, sql_path, NULL };
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
@@ -145,12 +145,12 @@ test_parse_only (void)
 
   styles = grammar_template_set_dup_styles (set);
   g_assert_cmpuint (g_strv_length (styles), ==, 1);
-  g_assert_cmpstr (styles[0], ==, "terse");
+  g_assert_cmpstr (styles[0], ==, "short");
 
   /* Matched by the SQL up to whitespace and semicolons; repeated text once; lost placeholder out. */
-  g_assert_cmpuint (count_texts (set, "SELECT Year FROM book WHERE Title = '[book.Title]'", "terse"), ==, 2);
-  g_assert_cmpuint (count_texts (set, "SELECT Price FROM book WHERE Title = '[book.Title]'", "terse"), ==, 1);
-  g_assert_cmpuint (count_texts (set, "SELECT Pages FROM book WHERE Title = '[book.Title]'", "terse"), ==, 2);
+  g_assert_cmpuint (count_texts (set, "SELECT Year FROM book WHERE Title = '[book.Title]'", "short"), ==, 2);
+  g_assert_cmpuint (count_texts (set, "SELECT Price FROM book WHERE Title = '[book.Title]'", "short"), ==, 1);
+  g_assert_cmpuint (count_texts (set, "SELECT Pages FROM book WHERE Title = '[book.Title]'", "short"), ==, 2);
   g_assert_cmpuint (grammar_template_set_get_text_templates (set)->len, ==, 8);
 
   g_assert_cmpuint (g_strv_length (problems), ==, 2);
@@ -164,8 +164,8 @@ static void
 test_validated (void)
 {
   g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
-  g_autofree char *chatty_path = grammar_test_write_file (tmp_dir, "chatty.json", chatty_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "short.json", terse_json);
+  g_autofree char *chatty_path = grammar_test_write_file (tmp_dir, "long.json", chatty_json);
   g_autofree char *pages = id_of ("SELECT Pages FROM book WHERE Title = '[book.Title]'");
   g_autofree char *expected = NULL;
   g_autofree char *dropped = NULL;
@@ -188,7 +188,7 @@ test_validated (void)
 
   styles = grammar_template_set_dup_styles (set);
   g_assert_cmpuint (g_strv_length (styles), ==, 2);
-  g_assert_cmpstr (styles[1], ==, "chatty");
+  g_assert_cmpstr (styles[1], ==, "long");
 
   g_assert_cmpuint (g_strv_length (problems), ==, 4);
   expected = g_strdup_printf ("%s: template %s: ", sql_path, pages);
@@ -201,8 +201,8 @@ test_validated (void)
 static void
 test_style_override (void)
 {
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
-  g_autofree char *chatty_path = grammar_test_write_file (tmp_dir, "chatty.json", chatty_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "short.json", terse_json);
+  g_autofree char *chatty_path = grammar_test_write_file (tmp_dir, "long.json", chatty_json);
   const char *paths[] = { terse_path, chatty_path, NULL };
   g_autoptr (GrammarTemplateSet) set = grammar_template_set_new ();
   g_autoptr (GError) error = NULL;
@@ -280,10 +280,10 @@ static void
 test_cli (void)
 {
   g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "short.json", terse_json);
   g_autofree char *clean_sql_path = grammar_test_write_file (tmp_dir, "clean_sql_templates.json",
                                                              clean_sql_templates_json);
-  g_autofree char *clean_terse_path = grammar_test_write_file (tmp_dir, "clean/terse.json", clean_terse_json);
+  g_autofree char *clean_terse_path = grammar_test_write_file (tmp_dir, "clean/short.json", clean_terse_json);
   g_autofree char *output = g_build_filename (tmp_dir, "imported.json", NULL);
   g_autofree char *not_created = g_strdup_printf ("4 problems in the input (listed above); nothing written, %s "
                                                   "not created", output);
@@ -316,7 +316,7 @@ test_cli (void)
                       "-o", output, "-c", config_path, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpstr (run.out, ==, "");
-    grammar_test_assert_contains (run.err, "5 SQL template(s) and 6 text template(s) (styles: terse) written to");
+    grammar_test_assert_contains (run.err, "5 SQL template(s) and 6 text template(s) (styles: short) written to");
   }
   /* What it wrote loads cleanly against the database. */
   g_assert_true (grammar_template_set_load (set, output, database, NULL, &problems, &error));
@@ -374,9 +374,9 @@ static void
 test_cli_then_qa (void)
 {
   g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "clean_sql_templates.json", clean_sql_templates_json);
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "clean/terse.json", clean_terse_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "clean/short.json", clean_terse_json);
   g_autofree char *imported = g_build_filename (tmp_dir, "for-qa.json", NULL);
-  g_autofree char *dataset = g_build_filename (tmp_dir, "terse.jsonl", NULL);
+  g_autofree char *dataset = g_build_filename (tmp_dir, "short.jsonl", NULL);
   g_autofree char *copies = id_of ("SELECT s.Copies FROM shelf s JOIN book b ON b.Book_ID = s.Book_ID "
                                    "WHERE b.Title = '[book.Title]' AND s.Room = '[shelf.Room]'");
   g_autoptr (GHashTable) per_template = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -407,7 +407,7 @@ test_cli_then_qa (void)
 static void
 test_cli_quiet_and_style (void)
 {
-  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "short.json", terse_json);
   g_autofree char *pages_path = grammar_test_write_file (tmp_dir, "pages.json",
     "{\"SELECT Pages FROM book WHERE Title = '[book.Title]';\": [\"Pages of [book.Title]?\"]}\n");
   g_autofree char *output = g_build_filename (tmp_dir, "styled.json", NULL);
@@ -453,6 +453,8 @@ test_cli_errors (void)
   g_autofree char *sql_path = grammar_test_write_file (tmp_dir, "sql_templates.json", sql_templates_json);
   g_autofree char *qa_path = grammar_test_write_file (tmp_dir, "short.json", "[[[\"[('Oil',)]\", [\"What?\"]]]]");
   g_autofree char *empty_path = grammar_test_write_file (tmp_dir, "empty.json", "{}");
+  /* text templates whose style, taken from the file's name, is none of the known ones */
+  g_autofree char *terse_path = grammar_test_write_file (tmp_dir, "terse.json", terse_json);
   g_autofree char *output = g_build_filename (tmp_dir, "never.json", NULL);
   g_autofree char *bad_config = grammar_test_write_file (tmp_dir, "bad.ini", "[database]\nplugin=sqlite\nuri=missing.sqlite\n");
   struct
@@ -466,6 +468,12 @@ test_cli_errors (void)
     { { "--from", "grammar-py", sql_path }, "no output file" },
     { { "--from", "grammar-py", "-o", output }, "no input file" },
     { { "--from", "grammar-py", empty_path, "-o", output }, "no valid SQL template" },
+    { { "--from", "grammar-py", sql_path, terse_path, "-o", output },
+      "terse.json: unknown text style “terse”; the styles are short, long, interrogative, directive, formal, "
+      "casual (the style is the file's name: give it with --style)" },
+    { { "--from", "grammar-py", "--style", "shouty", sql_path, terse_path, "-o", output },
+      "terse.json: unknown text style “shouty”; the styles are short, long, interrogative, directive, formal, "
+      "casual\n" },
     { { "--from", "grammar-py", sql_path, "-o", output, "-c", bad_config }, "missing.sqlite" },
     { { "--from", "grammar-py", "--bogus", sql_path, "-o", output }, "bogus" },
   };

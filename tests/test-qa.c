@@ -984,6 +984,70 @@ test_cli_invalid_templates_kept_out (void)
   g_assert_null (strstr (run.err, "records"));
 }
 
+/* A text template in a style no verbalizer knows ("shouty", a typo) is
+ * refused like any invalid template: exit 2, the file, the entry and the
+ * template named, nothing written. */
+static void
+test_cli_unknown_style (void)
+{
+  g_auto (GrammarTestRun) run = { 0, };
+  g_autoptr (GrammarSqlTemplate) valid = grammar_sql_template_new (industry_sql, GRAMMAR_TEMPLATE_ORIGIN_MANUAL, NULL);
+  g_autofree char *contents =
+    g_strdup_printf ("{\"sql_templates\": [{\"sql\": \"%s\"}], \"text_templates\": [\n"
+                     "  {\"template\": \"%s\", \"style\": \"short\", \"text\": \"Industry of [company.name]?\"},\n"
+                     "  {\"template\": \"%s\", \"style\": \"shouty\", \"text\": \"INDUSTRY OF [company.name]!\"}]}\n",
+                     industry_sql, grammar_sql_template_get_id (valid), grammar_sql_template_get_id (valid));
+  g_autofree char *templates = grammar_test_write_file (tmp_dir, "shouty.json", contents);
+  g_autofree char *expected = g_strdup_printf ("shouty.json: text_templates[1]: template %s: unknown text style “shouty”; "
+                                               "the styles are short, long,", grammar_sql_template_get_id (valid));
+
+  grammar_test_run (&run, tmp_dir, "qa", "-c", config_path, "-i", "shouty.json", "-o", "shouty.jsonl", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  grammar_test_assert_contains (run.err, expected);
+  grammar_test_assert_contains (run.err, "1 template of shouty.json is invalid (listed above); nothing written");
+  g_assert_false (g_file_test ("shouty.jsonl", G_FILE_TEST_EXISTS));
+}
+
+/* A hand edit that compares a placeholder with another column than its
+ * own (`WHERE industry = '[company.name]'`) still runs, but the warning
+ * names the template, the column and the placeholder, with the fix; a
+ * qualified column of another table (c.name for [people.name]) too. A
+ * placeholder compared with its own column, through an alias or not,
+ * gives no warning. */
+static void
+test_cli_placeholder_column_mismatch (void)
+{
+  g_auto (GrammarTestRun) edited = { 0, }, joined = { 0, }, fine = { 0, };
+  g_autofree char *edited_path =
+    write_templates ("edited.json", "SELECT industry FROM company WHERE industry = '[company.name]'", "Industry of [company.name]?");
+  g_autofree char *joined_path =
+    write_templates ("joined.json",
+                     "SELECT e.year_working FROM employment e JOIN company c ON e.company_id = c.company_id"
+                     " JOIN people p ON e.people_id = p.people_id WHERE c.name = '[people.name]'",
+                     "Years of [people.name]?");
+  g_autofree char *fine_path = write_templates ("fine.json", join_sql, "Years of [people.name] at [company.name]?");
+  g_autoptr (GrammarSqlTemplate) edited_template =
+    grammar_sql_template_new ("SELECT industry FROM company WHERE industry = '[company.name]'", GRAMMAR_TEMPLATE_ORIGIN_MANUAL, NULL);
+  g_autofree char *expected =
+    g_strdup_printf ("warning: template %s: its WHERE compares industry with the placeholder [company.name], whose "
+                     "values come from company.name: combinations where they differ find nothing and are skipped; "
+                     "compare name with it, or use the placeholder [company.industry]",
+                     grammar_sql_template_get_id (edited_template));
+
+  grammar_test_run (&edited, tmp_dir, "qa", "-c", config_path, "-i", edited_path, "-o", "edited.jsonl", NULL);
+  g_assert_cmpint (edited.status, ==, 0);
+  grammar_test_assert_contains (edited.err, expected);
+
+  grammar_test_run (&joined, tmp_dir, "qa", "-c", config_path, "-i", joined_path, "-o", "joined.jsonl", NULL);
+  g_assert_cmpint (joined.status, ==, 0);
+  grammar_test_assert_contains (joined.err, "its WHERE compares c.name with the placeholder [people.name]");
+  grammar_test_assert_contains (joined.err, "or use the placeholder [company.name]");
+
+  grammar_test_run (&fine, tmp_dir, "qa", "-c", config_path, "-i", fine_path, "-o", "fine.jsonl", NULL);
+  g_assert_cmpint (fine.status, ==, 0);
+  g_assert_null (strstr (fine.err, "warning"));
+}
+
 static void
 test_cli_failures (void)
 {
@@ -1102,6 +1166,8 @@ main (int    argc,
   g_test_add_func ("/qa/no-text-templates", test_no_text_templates);
   g_test_add_func ("/qa/cli", test_cli);
   g_test_add_func ("/qa/cli-invalid-templates", test_cli_invalid_templates_kept_out);
+  g_test_add_func ("/qa/cli-unknown-style", test_cli_unknown_style);
+  g_test_add_func ("/qa/cli-placeholder-column-mismatch", test_cli_placeholder_column_mismatch);
   g_test_add_func ("/qa/cli-failures", test_cli_failures);
   g_test_add_func ("/qa/cli-interrupted", test_cli_interrupted);
 
