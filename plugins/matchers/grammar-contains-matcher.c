@@ -19,8 +19,10 @@
  * With #GrammarContainsMatcher:ignore-query-names, the names the query
  * asks about (the values bound to its placeholders, and what it quotes:
  * 'Empire Bank') are masked in the response: the value "Banking" found
- * only inside "Empire Bank" does not count. A name that is itself a
- * value is not masked.
+ * only inside "Empire Bank" does not count. Masking never removes an
+ * occurrence of the answer (grammar_match_text_mask_names()): the name
+ * inside the email "margit.halvorsen@kestrelridge.example" or inside
+ * "Margit Halvorsen Foundation" is not masked when that is the value.
  *
  * A value that is a full date ("2024-06-15") is also found written at
  * a coarser precision that contains it, down to
@@ -128,33 +130,6 @@ describe_too_coarse (GrammarContainsMatcher *self,
   return g_strdup_printf (" (only at %s precision: %s)", grammar_date_precision_to_string (date->precision), quoted);
 }
 
-static gboolean
-is_a_value (const GrammarTextMatch *match,
-            GrammarMatchText       *name)
-{
-  for (guint i = 0; i < match->value_texts->len; i++)
-    {
-      GrammarMatchText *value = g_ptr_array_index (match->value_texts, i);
-
-      if (grammar_match_text_get_length (value) == grammar_match_text_get_length (name) &&
-          grammar_match_text_equal_at (value, 0, name))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static void
-mask_query_names (const GrammarTextMatch *match)
-{
-  for (guint i = 0; i < match->query_names->len; i++)
-    {
-      GrammarMatchText *name = g_ptr_array_index (match->query_names, i);
-
-      if (!is_a_value (match, name))
-        grammar_match_text_mask (match->response, name);
-    }
-}
-
 static GrammarVerdict *
 grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
                                   const GrammarTextMatch *match)
@@ -168,7 +143,7 @@ grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
   double score;
 
   if (self->ignore_query_names)
-    mask_query_names (match);
+    grammar_match_text_mask_names (match->response, match->query_names, match->value_texts);
   for (guint i = 0; i < n; i++)
     {
       const GrammarMatchDate *date;

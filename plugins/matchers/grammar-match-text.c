@@ -181,7 +181,7 @@ grammar_match_text_equal_at (GrammarMatchText *self,
  * @from: the first token position to try
  * @skip_refused: also ignore occurrences that touch a refused token
  *
- * Occurrences that touch a masked token (grammar_match_text_mask()) are
+ * Occurrences that touch a masked token (grammar_match_text_mask_names()) are
  * always ignored.
  *
  * Returns: the token position of the first occurrence, or -1
@@ -231,29 +231,162 @@ grammar_match_text_contains_symbols (GrammarMatchText *self,
   return sought[0] != '\0' && strstr (haystack, sought) != NULL;
 }
 
-/**
- * grammar_match_text_mask:
- * @self: a response
- * @name: a name the query asks about
- *
- * Masks every occurrence of @name in @self: a value found only inside
- * it does not count (grammar_match_text_find()).
- */
-void
-grammar_match_text_mask (GrammarMatchText *self,
-                         GrammarMatchText *name)
+/* A span of token positions, @start to @end - 1. */
+typedef struct
+{
+  guint start;
+  guint end;
+} Span;
+
+/* Whether tokens @start to @end - 1 of @self are written as one word: at
+ * least two tokens with no space between them ("margit.halvorsen",
+ * "northgate-rail", "KR/2019/004"), as user names, codes, emails and URLs
+ * are, where a name is written with spaces ("Margit Halvorsen"). */
+static gboolean
+written_as_one_word (GrammarMatchText *self,
+                     guint             start,
+                     guint             end)
+{
+  gsize from, to;
+
+  if (end < start + 2)
+    return FALSE;
+  /* the tokens of an alias's name all cover the alias ("U.S.A." is
+   * "united" "states"): not words of their own */
+  for (guint i = start + 1; i < end; i++)
+    if (g_array_index (self->tokens, GrammarMatchToken, i).start <
+        g_array_index (self->tokens, GrammarMatchToken, i - 1).end)
+      return FALSE;
+  from = g_array_index (self->tokens, GrammarMatchToken, start).start;
+  to = g_array_index (self->tokens, GrammarMatchToken, end - 1).end;
+  for (const char *p = self->base + from; p < self->base + to; p = g_utf8_next_char (p))
+    if (g_unichar_isspace (g_utf8_get_char (p)))
+      return FALSE;
+  return TRUE;
+}
+
+/* Every occurrence of every value in @self, masks and refusals ignored. */
+static GArray *
+find_answer_spans (GrammarMatchText *self,
+                   GPtrArray        *values)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (Span));
+
+  for (guint i = 0; i < values->len; i++)
+    {
+      GrammarMatchText *value = g_ptr_array_index (values, i);
+      guint n = value->tokens->len;
+
+      for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
+        if (grammar_match_text_equal_at (self, at, value))
+          g_array_append_val (spans, ((Span) { at, at + n }));
+    }
+  return spans;
+}
+
+/* Whether an occurrence of the answer overlaps @name and extends beyond
+ * it: the name is then a part of the answer ("margit halvorsen" of
+ * "margit.halvorsen@kestrelridge.example", "Margit Halvorsen" of "Margit
+ * Halvorsen Foundation"). An occurrence of the answer that lies wholly
+ * inside the name does not count: it is the name. */
+static gboolean
+inside_answer (GArray     *answers,
+               const Span *name)
+{
+  for (guint i = 0; i < answers->len; i++)
+    {
+      const Span *answer = &g_array_index (answers, Span, i);
+
+      if (answer->start < name->end && answer->end > name->start &&
+          (answer->start < name->start || answer->end > name->end))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The value of @values whose tokens are those of @name, or NULL; one
+ * written as the name is (as one word or not) if there is one. */
+static GrammarMatchText *
+same_value (GPtrArray        *values,
+            GrammarMatchText *name)
 {
   guint n = name->tokens->len;
-  gssize at = 0;
+  GrammarMatchText *found = NULL;
 
-  if (n == 0)
-    return;
-  while ((at = grammar_match_text_find (self, name, (guint) at, FALSE)) >= 0)
+  for (guint i = 0; i < values->len; i++)
     {
-      for (guint k = 0; k < n; k++)
-        self->masked[at + k] = TRUE;
-      at += n;
+      GrammarMatchText *value = g_ptr_array_index (values, i);
+
+      if (value->tokens->len != n || !grammar_match_text_equal_at (value, 0, name))
+        continue;
+      if (written_as_one_word (value, 0, n) == written_as_one_word (name, 0, n))
+        return value;
+      found = value;
     }
+  return found;
+}
+
+/**
+ * grammar_match_text_mask_names:
+ * @self: a response
+ * @names: (element-type GrammarMatchText): the names the query asks about
+ * @values: (element-type GrammarMatchText): the values of the true answer
+ *
+ * Masks the occurrences of @names in @self that are the names, not a part
+ * of the answer: a value found only inside them does not count
+ * (grammar_match_text_find()). The answer's occurrences are found first,
+ * and masking never removes text that belongs to one of them:
+ *
+ * - an occurrence of a name that overlaps an occurrence of a value and
+ *   does not hold it whole (the value extends beyond the name: an email,
+ *   URL, user name or code made from the name, "Margit Halvorsen
+ *   Foundation") is not masked. Emails, URLs and codes are runs of tokens
+ *   with no space between them, so such a value's occurrence covers the
+ *   whole of it;
+ * - an occurrence of a value that lies wholly inside an occurrence of a
+ *   name is the name: asked about 'United States Steel', "United States
+ *   Steel is in Pittsburgh" does not hold "United States";
+ * - a name whose tokens are those of a value is masked only where it is
+ *   written as the name is and the value is not: as one word (no space
+ *   between its tokens: "margit.halvorsen") or with spaces ("Margit
+ *   Halvorsen"). Written alike, the two cannot be told apart, and the
+ *   name is not masked.
+ */
+void
+grammar_match_text_mask_names (GrammarMatchText *self,
+                               GPtrArray        *names,
+                               GPtrArray        *values)
+{
+  g_autoptr (GArray) answers = NULL;
+  g_autofree gboolean *masked = NULL;
+
+  if (names->len == 0)
+    return;
+  answers = find_answer_spans (self, values);
+  masked = g_new0 (gboolean, self->tokens->len + 1);
+  for (guint i = 0; i < names->len; i++)
+    {
+      GrammarMatchText *name = g_ptr_array_index (names, i);
+      GrammarMatchText *value = same_value (values, name);
+      guint n = name->tokens->len;
+      gboolean one_word = written_as_one_word (name, 0, n);
+
+      if (value != NULL && written_as_one_word (value, 0, n) == one_word)
+        continue;
+      for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
+        {
+          Span span = { at, at + n };
+
+          if (!grammar_match_text_equal_at (self, at, name) ||
+              (value != NULL && written_as_one_word (self, at, at + n) != one_word) ||
+              inside_answer (answers, &span))
+            continue;
+          for (guint k = at; k < at + n; k++)
+            masked[k] = TRUE;
+        }
+    }
+  for (guint i = 0; i < self->tokens->len; i++)
+    self->masked[i] = self->masked[i] || masked[i];
 }
 
 /* Whether a token that overlaps @start–@end of the base text is masked,
