@@ -523,6 +523,7 @@ test_contains_names_in_answers (void)
     { EMAIL_A,
       "Margit Halvorsen is the Chief Executive Officer of Kestrel Ridge Consulting, hired on 2011-03-01; their "
       "email address is margit.halvorsen@kestrelridge.example. Tobias Wren reports to them.", C, NULL, EMAIL_Q },
+    { EMAIL_A, "Margit Halvorsen's email address is margit.halvorsen@kestrelridge.example", C, NULL, EMAIL_Q },
     { EMAIL_A, "Write to Margit Halvorsen at <mailto:margit.halvorsen@kestrelridge.example>.", C, NULL, EMAIL_Q },
     { EMAIL_A, "MARGIT.HALVORSEN@KESTRELRIDGE.EXAMPLE", C, NULL, EMAIL_Q },
     { EMAIL_A, "Margit Halvorsen is the Chief Executive Officer.", I, "missing", EMAIL_Q },
