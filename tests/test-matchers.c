@@ -541,6 +541,13 @@ test_contains_names_in_answers (void)
     { "[[\"margit.halvorsen@kestrelridge.example\"], [\"tobias.wren@kestrelridge.example\"]]",
       "Margit Halvorsen (margit.halvorsen@kestrelridge.example) and Tobias Wren.", I,
       "missing “tobias.wren@kestrelridge.example”", "Emails of 'Margit Halvorsen' and 'Tobias Wren'" },
+    /* each value with its own masks: the name inside the email is still the name for "Margit" */
+    { "[[\"margit.halvorsen@kestrelridge.example\", \"Margit\"]]",
+      "Margit Halvorsen: margit.halvorsen@kestrelridge.example", I, "missing “Margit” (1 of 2 values found)",
+      "Email and first name of 'Margit Halvorsen'" },
+    { "[[\"margit.halvorsen@kestrelridge.example\", \"Margit\"]]",
+      "Margit Halvorsen (first name Margit): margit.halvorsen@kestrelridge.example", C, "found all 2 values",
+      "Email and first name of 'Margit Halvorsen'" },
     /* URLs */
     { "[[\"https://www.kumo-robotics.example/en/contact\"]]",
       "Kumo Robotics can be reached through https://www.kumo-robotics.example/en/contact today.", C, NULL,
@@ -609,6 +616,15 @@ test_contains_names_in_answers (void)
   verdict = judge (matcher, record);
   g_assert_cmpint (grammar_verdict_get_kind (verdict), ==, GRAMMAR_VERDICT_CORRECT);
   g_assert_cmpfloat (grammar_verdict_get_score (verdict), ==, 1.0);
+
+  /* the reason of a missing date does not offer a coarser date inside a name */
+  {
+    g_autoptr (GrammarRecord) dated = make_record ("When did 'The June 2024 Fund' open?", "[[\"2024-06-15\"]]",
+                                                   "The June 2024 Fund opened in 2023.");
+    g_autoptr (GrammarVerdict) missing = judge (matcher, dated);
+
+    g_assert_cmpstr (grammar_verdict_get_reason (missing), ==, "missing “2024-06-15”");
+  }
 }
 
 /* ---- what every matcher shares ---- */

@@ -265,128 +265,105 @@ written_as_one_word (GrammarMatchText *self,
   return TRUE;
 }
 
-/* Every occurrence of every value in @self, masks and refusals ignored. */
+/* Every occurrence of @value in @self, masks and refusals ignored. */
 static GArray *
-find_answer_spans (GrammarMatchText *self,
-                   GPtrArray        *values)
+find_spans (GrammarMatchText *self,
+            GrammarMatchText *value)
 {
   GArray *spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  guint n = value->tokens->len;
 
-  for (guint i = 0; i < values->len; i++)
-    {
-      GrammarMatchText *value = g_ptr_array_index (values, i);
-      guint n = value->tokens->len;
-
-      for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
-        if (grammar_match_text_equal_at (self, at, value))
-          g_array_append_val (spans, ((Span) { at, at + n }));
-    }
+  for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
+    if (grammar_match_text_equal_at (self, at, value))
+      g_array_append_val (spans, ((Span) { at, at + n }));
   return spans;
 }
 
-/* Whether an occurrence of the answer overlaps @name and extends beyond
- * it: the name is then a part of the answer ("margit halvorsen" of
+/* Whether an occurrence of the value overlaps @name and extends beyond
+ * it: the name is then a part of the value ("margit halvorsen" of
  * "margit.halvorsen@kestrelridge.example", "Margit Halvorsen" of "Margit
- * Halvorsen Foundation"). An occurrence of the answer that lies wholly
+ * Halvorsen Foundation"). An occurrence of the value that lies wholly
  * inside the name does not count: it is the name. */
 static gboolean
-inside_answer (GArray     *answers,
-               const Span *name)
+inside_value (GArray     *occurrences,
+              const Span *name)
 {
-  for (guint i = 0; i < answers->len; i++)
+  for (guint i = 0; i < occurrences->len; i++)
     {
-      const Span *answer = &g_array_index (answers, Span, i);
+      const Span *value = &g_array_index (occurrences, Span, i);
 
-      if (answer->start < name->end && answer->end > name->start &&
-          (answer->start < name->start || answer->end > name->end))
+      if (value->start < name->end && value->end > name->start &&
+          (value->start < name->start || value->end > name->end))
         return TRUE;
     }
   return FALSE;
-}
-
-/* The value of @values whose tokens are those of @name, or NULL; one
- * written as the name is (as one word or not) if there is one. */
-static GrammarMatchText *
-same_value (GPtrArray        *values,
-            GrammarMatchText *name)
-{
-  guint n = name->tokens->len;
-  GrammarMatchText *found = NULL;
-
-  for (guint i = 0; i < values->len; i++)
-    {
-      GrammarMatchText *value = g_ptr_array_index (values, i);
-
-      if (value->tokens->len != n || !grammar_match_text_equal_at (value, 0, name))
-        continue;
-      if (written_as_one_word (value, 0, n) == written_as_one_word (name, 0, n))
-        return value;
-      found = value;
-    }
-  return found;
 }
 
 /**
  * grammar_match_text_mask_names:
  * @self: a response
  * @names: (element-type GrammarMatchText): the names the query asks about
- * @values: (element-type GrammarMatchText): the values of the true answer
+ * @value: the value about to be looked for
  *
- * Masks the occurrences of @names in @self that are the names, not a part
- * of the answer: a value found only inside them does not count
- * (grammar_match_text_find()). The answer's occurrences are found first,
- * and masking never removes text that belongs to one of them:
+ * Masks, in place of what was masked before, the occurrences of @names in
+ * @self that are the names and not @value: @value found only inside them
+ * does not count (grammar_match_text_find(), grammar_match_text_find_date()).
+ * The occurrences of @value are found first, and masking never removes
+ * text that belongs to one of them:
  *
- * - an occurrence of a name that overlaps an occurrence of a value and
- *   does not hold it whole (the value extends beyond the name: an email,
- *   URL, user name or code made from the name, "Margit Halvorsen
- *   Foundation") is not masked. Emails, URLs and codes are runs of tokens
- *   with no space between them, so such a value's occurrence covers the
- *   whole of it;
- * - an occurrence of a value that lies wholly inside an occurrence of a
+ * - an occurrence of a name that an occurrence of @value overlaps and
+ *   extends beyond (an email, URL, user name or code made from the name,
+ *   "Margit Halvorsen Foundation") is not masked. An email or a URL has
+ *   no space in it and is cut into consecutive tokens ("margit"
+ *   "halvorsen" "kestrelridge" "example"), so the occurrence of a value
+ *   that is one covers it whole;
+ * - an occurrence of @value that lies wholly inside an occurrence of a
  *   name is the name: asked about 'United States Steel', "United States
- *   Steel is in Pittsburgh" does not hold "United States";
- * - a name whose tokens are those of a value is masked only where it is
- *   written as the name is and the value is not: as one word (no space
+ *   Steel is in Pittsburgh" does not hold "United States", nor does
+ *   "procurement@northgate-rail.example" hold "Northgate" when the query
+ *   asks about 'Northgate Rail';
+ * - a name whose tokens are those of @value is masked only where it is
+ *   written as the name is and @value is not: as one word (no space
  *   between its tokens: "margit.halvorsen") or with spaces ("Margit
  *   Halvorsen"). Written alike, the two cannot be told apart, and the
  *   name is not masked.
+ *
+ * Each value is looked for with its own masks: a name inside an email
+ * that is one value is still a name for another value ("Margit" is not
+ * found in "margit.halvorsen@kestrelridge.example" when the query asks
+ * about 'Margit Halvorsen').
  */
 void
 grammar_match_text_mask_names (GrammarMatchText *self,
                                GPtrArray        *names,
-                               GPtrArray        *values)
+                               GrammarMatchText *value)
 {
-  g_autoptr (GArray) answers = NULL;
-  g_autofree gboolean *masked = NULL;
+  g_autoptr (GArray) occurrences = find_spans (self, value);
+  guint length = value->tokens->len;
+  gboolean value_one_word = written_as_one_word (value, 0, length);
 
-  if (names->len == 0)
-    return;
-  answers = find_answer_spans (self, values);
-  masked = g_new0 (gboolean, self->tokens->len + 1);
+  memset (self->masked, 0, (self->tokens->len + 1) * sizeof (gboolean));
   for (guint i = 0; i < names->len; i++)
     {
       GrammarMatchText *name = g_ptr_array_index (names, i);
-      GrammarMatchText *value = same_value (values, name);
       guint n = name->tokens->len;
       gboolean one_word = written_as_one_word (name, 0, n);
+      gboolean same = n == length && grammar_match_text_equal_at (value, 0, name);
 
-      if (value != NULL && written_as_one_word (value, 0, n) == one_word)
+      if (same && value_one_word == one_word)
         continue;
       for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
         {
           Span span = { at, at + n };
 
           if (!grammar_match_text_equal_at (self, at, name) ||
-              (value != NULL && written_as_one_word (self, at, at + n) != one_word) ||
-              inside_answer (answers, &span))
+              (same && written_as_one_word (self, at, at + n) != one_word) ||
+              inside_value (occurrences, &span))
             continue;
           for (guint k = at; k < at + n; k++)
-            masked[k] = TRUE;
+            self->masked[k] = TRUE;
         }
     }
-  for (guint i = 0; i < self->tokens->len; i++)
-    self->masked[i] = self->masked[i] || masked[i];
 }
 
 /* Whether a token that overlaps @start–@end of the base text is masked,

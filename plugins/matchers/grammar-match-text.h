@@ -41,7 +41,7 @@ gboolean          grammar_match_text_contains_symbols (GrammarMatchText   *self,
                                                   GrammarMatchText        *needle);
 void              grammar_match_text_mask_names  (GrammarMatchText        *self,
                                                   GPtrArray               *names,
-                                                  GPtrArray               *values);
+                                                  GrammarMatchText        *value);
 gboolean          grammar_match_text_equal_at    (GrammarMatchText        *self,
                                                   guint                    at,
                                                   GrammarMatchText        *other);
