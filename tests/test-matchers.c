@@ -506,6 +506,127 @@ test_contains_bindings (void)
   g_assert_cmpint (grammar_verdict_get_kind (after), ==, GRAMMAR_VERDICT_INCORRECT);
 }
 
+/* Masking the query's names never removes an occurrence of the answer:
+ * an email, URL, user name or code made from the name, or a value that
+ * holds the name, is found; a value that lies wholly inside the name is
+ * still the name (issue 24). */
+#define EMAIL_Q "Email for 'Margit Halvorsen'"
+#define EMAIL_A "[[\"margit.halvorsen@kestrelridge.example\"]]"
+
+static void
+test_contains_names_in_answers (void)
+{
+  static const Case cases[] = {
+    /* emails: the name inside the answer, and the name repeated outside it */
+    { EMAIL_A, "Their email address is margit.halvorsen@kestrelridge.example.", C,
+      "found “margit.halvorsen@kestrelridge.example”", EMAIL_Q },
+    { EMAIL_A,
+      "Margit Halvorsen is the Chief Executive Officer of Kestrel Ridge Consulting, hired on 2011-03-01; their "
+      "email address is margit.halvorsen@kestrelridge.example. Tobias Wren reports to them.", C, NULL, EMAIL_Q },
+    { EMAIL_A, "Margit Halvorsen's email address is margit.halvorsen@kestrelridge.example", C, NULL, EMAIL_Q },
+    { EMAIL_A, "Write to Margit Halvorsen at <mailto:margit.halvorsen@kestrelridge.example>.", C, NULL, EMAIL_Q },
+    { EMAIL_A, "MARGIT.HALVORSEN@KESTRELRIDGE.EXAMPLE", C, NULL, EMAIL_Q },
+    { EMAIL_A, "Margit Halvorsen is the Chief Executive Officer.", I, "missing", EMAIL_Q },
+    { EMAIL_A, "Margit Halvorsen works at kestrelridge.example.", I, NULL, EMAIL_Q },
+    { EMAIL_A, "Margit Halvorsen: tobias.wren@kestrelridge.example", I, NULL, EMAIL_Q },
+    { EMAIL_A, "I couldn't find the email of Margit Halvorsen.", I, "refusal", EMAIL_Q },
+    { "[[\"procurement@northgate-rail.example\"]]",
+      "Northgate Rail is a client based in Norway; its contact address is procurement@northgate-rail.example.", C,
+      NULL, "Contact email of 'Northgate Rail'" },
+    { "[[\"ciaran.odonnell@kestrelridge.example\"]]", "Ciarán O'Donnell: ciaran.odonnell@kestrelridge.example", C,
+      NULL, "Email for \"Ciarán O'Donnell\"" },
+    { "[[\"margit.halvorsen@kestrelridge.example\"], [\"tobias.wren@kestrelridge.example\"]]",
+      "Margit Halvorsen (margit.halvorsen@kestrelridge.example) and Tobias Wren (tobias.wren@kestrelridge.example).",
+      C, "found all 2 values", "Emails of 'Margit Halvorsen' and 'Tobias Wren'" },
+    { "[[\"margit.halvorsen@kestrelridge.example\"], [\"tobias.wren@kestrelridge.example\"]]",
+      "Margit Halvorsen (margit.halvorsen@kestrelridge.example) and Tobias Wren.", I,
+      "missing “tobias.wren@kestrelridge.example”", "Emails of 'Margit Halvorsen' and 'Tobias Wren'" },
+    /* each value with its own masks: the name inside the email is still the name for "Margit" */
+    { "[[\"margit.halvorsen@kestrelridge.example\", \"Margit\"]]",
+      "Margit Halvorsen: margit.halvorsen@kestrelridge.example", I, "missing “Margit” (1 of 2 values found)",
+      "Email and first name of 'Margit Halvorsen'" },
+    { "[[\"margit.halvorsen@kestrelridge.example\", \"Margit\"]]",
+      "Margit Halvorsen (first name Margit): margit.halvorsen@kestrelridge.example", C, "found all 2 values",
+      "Email and first name of 'Margit Halvorsen'" },
+    /* URLs */
+    { "[[\"https://www.kumo-robotics.example/en/contact\"]]",
+      "Kumo Robotics can be reached through https://www.kumo-robotics.example/en/contact today.", C, NULL,
+      "Website of 'Kumo Robotics'" },
+    { "[[\"https://www.kumo-robotics.example/en/contact\"]]", "Kumo Robotics has a website.", I, NULL,
+      "Website of 'Kumo Robotics'" },
+    { "[[\"kumo-robotics.example\"]]", "Write to contact@kumo-robotics.example.", C, NULL,
+      "Domain of 'Kumo Robotics'" },
+    /* user names: with more than the name, or the name written as one word */
+    { "[[\"margit_halvorsen_1990\"]]", "Margit Halvorsen signs in as margit_halvorsen_1990.", C, NULL,
+      "User name of 'Margit Halvorsen'" },
+    { "[[\"margit_halvorsen_1990\"]]", "Margit Halvorsen signs in with her own name.", I, NULL,
+      "User name of 'Margit Halvorsen'" },
+    { "[[\"margit.halvorsen\"]]", "Margit Halvorsen signs in as margit.halvorsen.", C, NULL,
+      "User name of 'Margit Halvorsen'" },
+    { "[[\"margit.halvorsen\"]]", "margit.halvorsen", C, NULL, "User name of 'Margit Halvorsen'" },
+    { "[[\"margit.halvorsen\"]]", "Margit Halvorsen has a user name.", I, NULL, "User name of 'Margit Halvorsen'" },
+    { "[[\"Margit Halvorsen\"]]", "The user margit.halvorsen is Margit Halvorsen.", C, NULL,
+      "Who has the user name 'margit.halvorsen'?" },
+    { "[[\"Margit Halvorsen\"]]", "margit.halvorsen is a user name.", I, NULL,
+      "Who has the user name 'margit.halvorsen'?" },
+    /* a name and a value written alike cannot be told apart: not masked */
+    { "[[\"Empire Bank\"]]", "It is Empire Bank.", C, NULL, "Which is 'Empire Bank'?" },
+    /* codes with hyphens, dots and slashes */
+    { "[[\"HARBOR-BRIDGE-2019\"]]", "Harbor Bridge has the code HARBOR-BRIDGE-2019.", C, NULL,
+      "Project code of 'Harbor Bridge'" },
+    { "[[\"HARBOR-BRIDGE-2019\"]]", "Harbor Bridge started in 2019.", I, NULL, "Project code of 'Harbor Bridge'" },
+    { "[[\"kr.harbor.bridge.v2\"]]", "The code of Harbor Bridge is kr.harbor.bridge.v2.", C, NULL,
+      "Project code of 'Harbor Bridge'" },
+    { "[[\"KR/Harbor Bridge/2019\"]]", "Harbor Bridge is filed under KR/Harbor Bridge/2019.", C, NULL,
+      "Project code of 'Harbor Bridge'" },
+    { "[[\"KR/Harbor Bridge/2019\"]]", "Harbor Bridge is filed under KR/2019.", I, NULL,
+      "Project code of 'Harbor Bridge'" },
+    /* an answer that holds the entity of the question */
+    { "[[\"Margit Halvorsen Foundation\"]]", "Margit Halvorsen set up the Margit Halvorsen Foundation in 2015.", C,
+      NULL, "Which foundation did 'Margit Halvorsen' set up?" },
+    { "[[\"Margit Halvorsen Foundation\"]]", "Margit Halvorsen set up a foundation in 2015.", I, NULL,
+      "Which foundation did 'Margit Halvorsen' set up?" },
+    /* a value wholly inside a name is the name, even inside an email */
+    { "[[\"United States\"]]", "United States Steel (info@united-states-steel.example) is in Pittsburgh.", I,
+      "missing “United States”", "Which country is 'United States Steel' in?" },
+    { "[[\"United States\"]]", "United States Steel and United States Steel Europe are in Pittsburgh.", I, NULL,
+      "Which country is 'United States Steel' in?" },
+    { "[[\"United States\"]]", "United States Steel is in Pittsburgh, in the United States.", C, NULL,
+      "Which country is 'United States Steel' in?" },
+    { "[[\"Northgate\"]]", "Write to procurement@northgate-rail.example.", I, NULL,
+      "Short name of 'Northgate Rail'" },
+  };
+  static const Case off[] = {
+    { "[[\"Northgate\"]]", "Write to procurement@northgate-rail.example.", C, NULL,
+      "Short name of 'Northgate Rail'" },
+    { "[[\"margit.halvorsen\"]]", "Margit Halvorsen has a user name.", C, NULL, "User name of 'Margit Halvorsen'" },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+  g_autoptr (GrammarRecord) record = make_record ("Email of employee 'Margit Halvorsen'", EMAIL_A,
+                                                  "Margit Halvorsen is the Chief Executive Officer; their email "
+                                                  "address is margit.halvorsen@kestrelridge.example.");
+  g_autoptr (JsonNode) bindings = json_from_string ("{\"employee.name\": \"Margit Halvorsen\"}", NULL);
+  g_autoptr (GrammarVerdict) verdict = NULL;
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+  check ("contains", "ignore-query-names=false\n", off, G_N_ELEMENTS (off));
+
+  /* the same with the name bound to a placeholder, as the demo's records are */
+  grammar_record_set_bindings (record, bindings);
+  verdict = judge (matcher, record);
+  g_assert_cmpint (grammar_verdict_get_kind (verdict), ==, GRAMMAR_VERDICT_CORRECT);
+  g_assert_cmpfloat (grammar_verdict_get_score (verdict), ==, 1.0);
+
+  /* the reason of a missing date does not offer a coarser date inside a name */
+  {
+    g_autoptr (GrammarRecord) dated = make_record ("When did 'The June 2024 Fund' open?", "[[\"2024-06-15\"]]",
+                                                   "The June 2024 Fund opened in 2023.");
+    g_autoptr (GrammarVerdict) missing = judge (matcher, dated);
+
+    g_assert_cmpstr (grammar_verdict_get_reason (missing), ==, "missing “2024-06-15”");
+  }
+}
+
 /* ---- what every matcher shares ---- */
 
 static void
@@ -821,6 +942,7 @@ main (int   argc,
   g_test_add_func ("/matchers/contains/unicode", test_contains_unicode);
   g_test_add_func ("/matchers/contains/quotes", test_contains_quotes);
   g_test_add_func ("/matchers/contains/bindings", test_contains_bindings);
+  g_test_add_func ("/matchers/contains/names-in-answers", test_contains_names_in_answers);
   g_test_add_func ("/matchers/unmeasured", test_unmeasured);
   g_test_add_func ("/matchers/async", test_async);
   g_test_add_func ("/matchers/exact", test_exact);

@@ -19,8 +19,11 @@
  * With #GrammarContainsMatcher:ignore-query-names, the names the query
  * asks about (the values bound to its placeholders, and what it quotes:
  * 'Empire Bank') are masked in the response: the value "Banking" found
- * only inside "Empire Bank" does not count. A name that is itself a
- * value is not masked.
+ * only inside "Empire Bank" does not count. Masking never removes an
+ * occurrence of the value looked for (grammar_match_text_mask_names(),
+ * value by value): the name inside the email
+ * "margit.halvorsen@kestrelridge.example" or inside "Margit Halvorsen
+ * Foundation" is not masked when that is the value.
  *
  * A value that is a full date ("2024-06-15") is also found written at
  * a coarser precision that contains it, down to
@@ -62,6 +65,17 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarContainsMatcher, grammar_contains_matcher, GRAMMAR_TYPE_TEXT_MATCHER,
                                 G_TYPE_FLAG_FINAL, {})
 
+/* With ignore-query-names, masks the query's names in the response for
+ * value @i: what of them is not a part of that value. */
+static void
+mask_names_for (GrammarContainsMatcher *self,
+                const GrammarTextMatch *match,
+                guint                   i)
+{
+  if (self->ignore_query_names)
+    grammar_match_text_mask_names (match->response, match->query_names, g_ptr_array_index (match->value_texts, i));
+}
+
 /* The response's date that contains value @i, a full date, at a
  * precision @coarsest accepts; NULL when there is none. */
 static const GrammarMatchDate *
@@ -90,6 +104,7 @@ value_found (GrammarContainsMatcher *self,
   *coarse = NULL;
   if (grammar_match_text_get_length (value) == 0)
     return grammar_match_text_contains_symbols (match->response, value);
+  mask_names_for (self, match, i);
   if (grammar_match_text_find (match->response, value, 0, match->refusals) >= 0)
     return TRUE;
   *coarse = find_coarse_date (self, match, i, self->date_precision);
@@ -117,42 +132,17 @@ describe_too_coarse (GrammarContainsMatcher *self,
                      const GrammarTextMatch *match,
                      guint                   missing)
 {
-  const GrammarMatchDate *date = find_coarse_date (self, match, missing, GRAMMAR_DATE_PRECISION_YEAR);
+  const GrammarMatchDate *date;
   g_autofree char *written = NULL;
   g_autofree char *quoted = NULL;
 
+  mask_names_for (self, match, missing);
+  date = find_coarse_date (self, match, missing, GRAMMAR_DATE_PRECISION_YEAR);
   if (date == NULL)
     return g_strdup ("");
   written = grammar_match_text_dup_date_text (match->response, date);
   quoted = grammar_text_matcher_quote (written);
   return g_strdup_printf (" (only at %s precision: %s)", grammar_date_precision_to_string (date->precision), quoted);
-}
-
-static gboolean
-is_a_value (const GrammarTextMatch *match,
-            GrammarMatchText       *name)
-{
-  for (guint i = 0; i < match->value_texts->len; i++)
-    {
-      GrammarMatchText *value = g_ptr_array_index (match->value_texts, i);
-
-      if (grammar_match_text_get_length (value) == grammar_match_text_get_length (name) &&
-          grammar_match_text_equal_at (value, 0, name))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static void
-mask_query_names (const GrammarTextMatch *match)
-{
-  for (guint i = 0; i < match->query_names->len; i++)
-    {
-      GrammarMatchText *name = g_ptr_array_index (match->query_names, i);
-
-      if (!is_a_value (match, name))
-        grammar_match_text_mask (match->response, name);
-    }
 }
 
 static GrammarVerdict *
@@ -167,8 +157,6 @@ grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
   g_autofree char *detail = NULL;
   double score;
 
-  if (self->ignore_query_names)
-    mask_query_names (match);
   for (guint i = 0; i < n; i++)
     {
       const GrammarMatchDate *date;

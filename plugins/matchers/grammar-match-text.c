@@ -181,7 +181,7 @@ grammar_match_text_equal_at (GrammarMatchText *self,
  * @from: the first token position to try
  * @skip_refused: also ignore occurrences that touch a refused token
  *
- * Occurrences that touch a masked token (grammar_match_text_mask()) are
+ * Occurrences that touch a masked token (grammar_match_text_mask_names()) are
  * always ignored.
  *
  * Returns: the token position of the first occurrence, or -1
@@ -231,28 +231,138 @@ grammar_match_text_contains_symbols (GrammarMatchText *self,
   return sought[0] != '\0' && strstr (haystack, sought) != NULL;
 }
 
+/* A span of token positions, @start to @end - 1. */
+typedef struct
+{
+  guint start;
+  guint end;
+} Span;
+
+/* Whether tokens @start to @end - 1 of @self are written as one word: at
+ * least two tokens with no space between them ("margit.halvorsen",
+ * "northgate-rail", "KR/2019/004"), as user names, codes, emails and URLs
+ * are, where a name is written with spaces ("Margit Halvorsen"). */
+static gboolean
+written_as_one_word (GrammarMatchText *self,
+                     guint             start,
+                     guint             end)
+{
+  gsize from, to;
+
+  if (end < start + 2)
+    return FALSE;
+  /* the tokens of an alias's name all cover the alias ("U.S.A." is
+   * "united" "states"): not words of their own */
+  for (guint i = start + 1; i < end; i++)
+    if (g_array_index (self->tokens, GrammarMatchToken, i).start <
+        g_array_index (self->tokens, GrammarMatchToken, i - 1).end)
+      return FALSE;
+  from = g_array_index (self->tokens, GrammarMatchToken, start).start;
+  to = g_array_index (self->tokens, GrammarMatchToken, end - 1).end;
+  for (const char *p = self->base + from; p < self->base + to; p = g_utf8_next_char (p))
+    if (g_unichar_isspace (g_utf8_get_char (p)))
+      return FALSE;
+  return TRUE;
+}
+
+/* Every occurrence of @value in @self, masks and refusals ignored. */
+static GArray *
+find_spans (GrammarMatchText *self,
+            GrammarMatchText *value)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  guint n = value->tokens->len;
+
+  for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
+    if (grammar_match_text_equal_at (self, at, value))
+      g_array_append_val (spans, ((Span) { at, at + n }));
+  return spans;
+}
+
+/* Whether an occurrence of the value overlaps @name and extends beyond
+ * it: the name is then a part of the value ("margit halvorsen" of
+ * "margit.halvorsen@kestrelridge.example", "Margit Halvorsen" of "Margit
+ * Halvorsen Foundation"). An occurrence of the value that lies wholly
+ * inside the name does not count: it is the name. */
+static gboolean
+inside_value (GArray     *occurrences,
+              const Span *name)
+{
+  for (guint i = 0; i < occurrences->len; i++)
+    {
+      const Span *value = &g_array_index (occurrences, Span, i);
+
+      if (value->start < name->end && value->end > name->start &&
+          (value->start < name->start || value->end > name->end))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /**
- * grammar_match_text_mask:
+ * grammar_match_text_mask_names:
  * @self: a response
- * @name: a name the query asks about
+ * @names: (element-type GrammarMatchText): the names the query asks about
+ * @value: the value about to be looked for
  *
- * Masks every occurrence of @name in @self: a value found only inside
- * it does not count (grammar_match_text_find()).
+ * Masks, in place of what was masked before, the occurrences of @names in
+ * @self that are the names and not @value: @value found only inside them
+ * does not count (grammar_match_text_find(), grammar_match_text_find_date()).
+ * The occurrences of @value are found first, and masking never removes
+ * text that belongs to one of them:
+ *
+ * - an occurrence of a name that an occurrence of @value overlaps and
+ *   extends beyond (an email, URL, user name or code made from the name,
+ *   "Margit Halvorsen Foundation") is not masked. An email or a URL has
+ *   no space in it and is cut into consecutive tokens ("margit"
+ *   "halvorsen" "kestrelridge" "example"), so the occurrence of a value
+ *   that is one covers it whole;
+ * - an occurrence of @value that lies wholly inside an occurrence of a
+ *   name is the name: asked about 'United States Steel', "United States
+ *   Steel is in Pittsburgh" does not hold "United States", nor does
+ *   "procurement@northgate-rail.example" hold "Northgate" when the query
+ *   asks about 'Northgate Rail';
+ * - a name whose tokens are those of @value is masked only where it is
+ *   written as the name is and @value is not: as one word (no space
+ *   between its tokens: "margit.halvorsen") or with spaces ("Margit
+ *   Halvorsen"). Written alike, the two cannot be told apart, and the
+ *   name is not masked.
+ *
+ * Each value is looked for with its own masks: a name inside an email
+ * that is one value is still a name for another value ("Margit" is not
+ * found in "margit.halvorsen@kestrelridge.example" when the query asks
+ * about 'Margit Halvorsen').
  */
 void
-grammar_match_text_mask (GrammarMatchText *self,
-                         GrammarMatchText *name)
+grammar_match_text_mask_names (GrammarMatchText *self,
+                               GPtrArray        *names,
+                               GrammarMatchText *value)
 {
-  guint n = name->tokens->len;
-  gssize at = 0;
+  g_autoptr (GArray) occurrences = find_spans (self, value);
+  guint length = value->tokens->len;
+  gboolean value_one_word = written_as_one_word (value, 0, length);
 
-  if (n == 0)
-    return;
-  while ((at = grammar_match_text_find (self, name, (guint) at, FALSE)) >= 0)
+  memset (self->masked, 0, (self->tokens->len + 1) * sizeof (gboolean));
+  for (guint i = 0; i < names->len; i++)
     {
-      for (guint k = 0; k < n; k++)
-        self->masked[at + k] = TRUE;
-      at += n;
+      GrammarMatchText *name = g_ptr_array_index (names, i);
+      guint n = name->tokens->len;
+      gboolean one_word = written_as_one_word (name, 0, n);
+      gboolean same = n == length && grammar_match_text_equal_at (value, 0, name);
+
+      if (same && value_one_word == one_word)
+        continue;
+      for (guint at = 0; n > 0 && at + n <= self->tokens->len; at++)
+        {
+          Span span = { at, at + n };
+
+          if (!grammar_match_text_equal_at (self, at, name) ||
+              (same && written_as_one_word (self, at, at + n) != one_word) ||
+              inside_value (occurrences, &span))
+            continue;
+          for (guint k = at; k < at + n; k++)
+            self->masked[k] = TRUE;
+        }
     }
 }
 

@@ -39,8 +39,9 @@ gssize            grammar_match_text_find        (GrammarMatchText        *self,
                                                   gboolean                 skip_refused);
 gboolean          grammar_match_text_contains_symbols (GrammarMatchText   *self,
                                                   GrammarMatchText        *needle);
-void              grammar_match_text_mask        (GrammarMatchText        *self,
-                                                  GrammarMatchText        *name);
+void              grammar_match_text_mask_names  (GrammarMatchText        *self,
+                                                  GPtrArray               *names,
+                                                  GrammarMatchText        *value);
 gboolean          grammar_match_text_equal_at    (GrammarMatchText        *self,
                                                   guint                    at,
                                                   GrammarMatchText        *other);
