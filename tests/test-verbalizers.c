@@ -307,10 +307,10 @@ test_rules_simple_phrasing (void)
   assert_has_text (formal, "Kindly state the industry of the company '[company.Name]'.");
   assert_has_text (casual, "hey, what's the industry of '[company.Name]'?");
   assert_has_text (long_texts,
-                   "For a report that I am putting together about the company records stored in our database, "
-                   "I need to check one specific piece of information before I can finish it. Please look up "
-                   "the industry of the company named '[company.Name]' and let me know what the records say "
-                   "about it.");
+                   "In the course of checking the figures in our system, I need a single detail that I have not "
+                   "been able to find so far. It is about the industry, nothing more. Could you tell me the "
+                   "industry of the company named '[company.Name]', based on what is currently stored? I will "
+                   "pass the answer on to the people who asked me.");
 
   /* Short texts skip articles; the casual ones are not capitalised. */
   for (guint i = 0; i < short_texts->len; i++)
