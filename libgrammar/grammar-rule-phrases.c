@@ -628,9 +628,10 @@ name_event (GPtrArray *words,
     }
   if (g_str_equal (last, "on") || g_str_equal (last, "at"))
     {
-      /* A text column is a date only when a participle says so (`joined_on`),
+      /* A text column is a date only when an event says so (`joined_on`),
        * not `based_on`, `depends_on`. */
-      if (!participle && (kind == VALUE_KIND_TEXT || kind == VALUE_KIND_BOOLEAN || kind == VALUE_KIND_REAL))
+      if ((!participle || event == NULL) &&
+          (kind == VALUE_KIND_TEXT || kind == VALUE_KIND_BOOLEAN || kind == VALUE_KIND_REAL))
         return FALSE;
       if (participle && entry != NULL && entry->event == NULL && entry->quantity)
         return FALSE;
