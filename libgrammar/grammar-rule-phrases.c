@@ -11,8 +11,12 @@
  * is “the sales (in billions)”, `Year_working` “the years working”,
  * `joined` a “join date” when it holds dates, `isbn` “the ISBN”. The
  * rules below work on the humanised words, in this order: codes and
- * abbreviations, “number of”, the table's own noun, units, past
- * participles, and a time unit before a gerund. */
+ * abbreviations, “number of”, the table's own noun, units, then one of
+ * a yes/no prefix (`is_active` → “active status”), a participle before
+ * `on`, `at`, `by` or a time noun (`joined_on` → “join date”,
+ * `approved_by` → “approver”), another person's name (`author_full_name`
+ * → “author's full name”) or a past participle alone, and a time unit
+ * before a gerund. */
 
 /* Identifiers and codes a person writes in capitals. */
 static const char * const codes[] = {

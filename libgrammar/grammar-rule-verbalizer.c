@@ -40,7 +40,14 @@
  *   a date);
  * - a counted time unit in the plural (`Year_working` → “years
  *   working”), and the verb agreeing with the phrase's head (“what are
- *   the sales (in billions) of …”).
+ *   the sales (in billions) of …”);
+ * - the names ORMs and pandas write: `joined_on` → “join date”,
+ *   `created_at` → “creation time”, `published_year` → “year of
+ *   publication”, `approved_by` → “approver”, `author_full_name` → “the
+ *   author's full name”, `tbl_suppliers` → “supplier”;
+ * - a yes/no column (`is_active`, `has_parking`) asked as a yes/no
+ *   question: “Is the customer named … active?”, “Tell me whether the
+ *   store … has parking.”
  *
  * Rows are told apart by alias, not by table, and a joined row is named
  * by the column that points at it when that says more than its table
@@ -60,8 +67,13 @@
  * ordering them. Of all distinct combinations, the verbalizer picks
  * @n with a #GRand seeded from #GrammarRuleVerbalizer:seed, the
  * template id and the style, cycling over the frames so that variants
- * differ in structure before they differ in wording. The same seed gives
- * the same texts, byte for byte.
+ * differ in structure before they differ in wording. A `long` text is
+ * drawn instead: its context sentence (an opening and a continuation),
+ * an optional sentence naming what is asked, its request and its closing
+ * are each dealt from a shuffled deck, so that the texts of one template,
+ * and of different templates, seldom share a frame. The same seed gives
+ * the same texts, byte for byte, and the first @n texts for a larger @n
+ * are the texts for @n.
  *
  * |[
  * SELECT Industry FROM company WHERE Name = '[company.Name]'
