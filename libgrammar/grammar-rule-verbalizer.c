@@ -175,7 +175,7 @@ static const Pattern directive_yes_no[] = {
   { "Look up %T.", 0 },
   { "Confirm %T.", 0 },
   { "Determine %T.", 0 },
-  { "Verify %T.", 0 },
+  { "Establish %T.", 0 },
   { NULL, 0 }
 };
 
