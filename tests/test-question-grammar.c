@@ -709,6 +709,8 @@ long_frame (const char *text)
           const char *close = strrchr (sentence, ']');
           const char *end = the != NULL && the < open ? the : open;
 
+          if (close == NULL)
+            close = open;
           if (close[1] == '\'' || close[1] == '"')
             close++;
           g_string_append_printf (frame, "%.*s … %s\n", (int) (end - sentence), sentence, close + 1);
