@@ -30,6 +30,9 @@ grammar_rules_meaning_free (Meaning *meaning)
 {
   g_free (meaning->attribute);
   g_free (meaning->owner);
+  g_free (meaning->statement);
+  g_free (meaning->auxiliary);
+  g_free (meaning->predicate);
   g_ptr_array_unref (meaning->entities);
   g_free (meaning);
 }
@@ -446,6 +449,13 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
 
       name_owner (meaning, tokens, refs, owner_ref, owner_ref != NULL ? owner_ref->table : first->qualifier);
       describe_attribute (meaning, projections, refs, schema);
+      if (meaning->plain && first->column != NULL && !g_str_equal (first->column, "*"))
+        {
+          g_autofree char *column = bare_name (first->column);
+
+          if (!grammar_rules_column_predicate (column, &meaning->statement, &meaning->auxiliary, &meaning->predicate))
+            meaning->statement = meaning->auxiliary = meaning->predicate = NULL;
+        }
     }
   else
     {
@@ -460,6 +470,14 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
     meaning->shape = meaning->owner_entity >= 0 ? SHAPE_SIMPLE : SHAPE_FOLLOW;
   else
     meaning->shape = meaning->owner_entity >= 0 ? SHAPE_OWNER_WITH : SHAPE_LINK;
+  /* “whether the customer … is active, with the order …” would not say
+   * which row is active: several entities ask for the noun instead. */
+  if (meaning->shape == SHAPE_OWNER_WITH)
+    {
+      g_clear_pointer (&meaning->statement, g_free);
+      g_clear_pointer (&meaning->auxiliary, g_free);
+      g_clear_pointer (&meaning->predicate, g_free);
+    }
   return g_steal_pointer (&meaning);
 }
 
@@ -469,7 +487,9 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
  * entity as described, %X the other entities, %E all entities, %T the
  * whole target (“the industry of the company named '[company.Name]'”),
  * %R the attribute as a noun phrase without the entities (“the
- * industry”, “the name of the client”), %V “is” or “are”, %W “what's”
+ * industry”, “the name of the client”), %H the owner's attribute as
+ * one noun phrase (“the client name”, “the customer's full name”), %V
+ * “is” or “are”, %W “what's”
  * or “what are”, %N and %P an entity's noun and placeholder, %C its
  * column, %K “is” or “are” for that column, and %Q the comparison. */
 
@@ -601,7 +621,7 @@ target_patterns (Shape    shape,
    * entity's either (“the years working of the company …”). */
   static const Pattern follow_full[] = {
     { "the %A of the %O of %F", 0 }, { "the %A of the %O associated with %F", 0 },
-    { "the %O %A for %F", NEEDS_PLAIN }, { NULL, 0 } };
+    { "the %H for %F", NEEDS_PLAIN }, { NULL, 0 } };
   static const Pattern link_full[] = {
     { "the %A for %E", 0 }, { "the %A recorded for %E", 0 }, { "the %A of the %O linking %E", NEEDS_OWN_NOUN },
     { NULL, 0 } };
@@ -611,7 +631,7 @@ target_patterns (Shape    shape,
   static const Pattern simple_short[] = {
     { "%A of %F", 0 }, { "%A for %F", 0 }, { "%F %A", NEEDS_NAMED_FIRST }, { "%A, %F", 0 }, { NULL, 0 } };
   static const Pattern follow_short[] = {
-    { "%O %A of %F", NEEDS_PLAIN }, { "%A of %O of %F", 0 }, { "%O %A for %F", NEEDS_PLAIN }, { NULL, 0 } };
+    { "%H of %F", NEEDS_PLAIN }, { "%A of %O of %F", 0 }, { "%H for %F", NEEDS_PLAIN }, { NULL, 0 } };
   static const Pattern link_short[] = { { "%A for %E", 0 }, { "%A, %E", 0 }, { NULL, 0 } };
   static const Pattern owner_short[] = {
     { "%A of %F with %X", NEEDS_NO_WITH_FIRST }, { "%A for %E", 0 }, { NULL, 0 } };
@@ -699,6 +719,7 @@ realization_free (gpointer data)
   g_free (realization->target);
   g_free (realization->entities);
   g_free (realization->relative);
+  g_free (realization->question);
   g_free (realization);
 }
 
@@ -774,6 +795,75 @@ description_choices (GPtrArray *descriptions)
   return choices;
 }
 
+/* A yes/no column: the target is a “whether” clause, %I the question. */
+typedef struct
+{
+  const char *target;
+  const char *question;
+  guint needs;
+} YesNoPattern;
+
+static const YesNoPattern *
+yes_no_patterns (Shape    shape,
+                 Register reg)
+{
+  static const YesNoPattern simple_full[] = { { "whether %F %S", "%U %F %Y", 0 }, { NULL, NULL, 0 } };
+  static const YesNoPattern follow_full[] = {
+    { "whether the %O of %F %S", "%U the %O of %F %Y", 0 },
+    { "whether the %O associated with %F %S", "%U the %O associated with %F %Y", 0 }, { NULL, NULL, 0 } };
+  static const YesNoPattern link_full[] = {
+    { "whether the %O linking %E %S", "%U the %O linking %E %Y", NEEDS_OWN_NOUN },
+    { "whether the %O for %E %S", "%U the %O for %E %Y", NEEDS_OWN_NOUN },
+    { "whether the record for %E %S", "%U the record for %E %Y", 0 }, { NULL, NULL, 0 } };
+  static const YesNoPattern simple_short[] = { { "whether %F %S", "%U %F %Y", 0 }, { NULL, NULL, 0 } };
+  static const YesNoPattern follow_short[] = { { "whether %O of %F %S", "%U %O of %F %Y", 0 }, { NULL, NULL, 0 } };
+  static const YesNoPattern link_short[] = { { "whether %O for %E %S", "%U %O for %E %Y", 0 }, { NULL, NULL, 0 } };
+  gboolean brief = reg == REGISTER_SHORT;
+
+  switch (shape)
+    {
+    case SHAPE_FOLLOW: return brief ? follow_short : follow_full;
+    case SHAPE_LINK: return brief ? link_short : link_full;
+    case SHAPE_OWNER_WITH:
+    case SHAPE_SIMPLE:
+    default: return brief ? simple_short : simple_full;
+    }
+}
+
+static void
+add_yes_no_realizations (GPtrArray   *realizations,
+                         Meaning     *meaning,
+                         Register     reg,
+                         const char **ordered)
+{
+  const YesNoPattern *patterns = yes_no_patterns (meaning->shape, reg);
+  guint n = meaning->entities->len;
+  g_autofree char *all = join_conjunction (ordered, n);
+  Slots slots = { { NULL } };
+
+  grammar_rules_slot_set (&slots, 'A', meaning->attribute);
+  grammar_rules_slot_set (&slots, 'O', meaning->owner != NULL ? meaning->owner : "record");
+  grammar_rules_slot_set (&slots, 'F', n > 0 ? ordered[0] : "");
+  grammar_rules_slot_set (&slots, 'E', all);
+  grammar_rules_slot_set (&slots, 'S', meaning->statement);
+  grammar_rules_slot_set (&slots, 'U', meaning->auxiliary);
+  grammar_rules_slot_set (&slots, 'Y', meaning->predicate);
+  for (guint p = 0; patterns[p].target != NULL; p++)
+    {
+      Realization *realization;
+
+      if (!grammar_rules_pattern_applies (patterns[p].needs, meaning, FALSE, n > 0 ? ordered[0] : NULL))
+        continue;
+      realization = g_new0 (Realization, 1);
+      realization->pattern = p;
+      realization->target = grammar_rules_expand (patterns[p].target, &slots);
+      realization->question = grammar_rules_expand (patterns[p].question, &slots);
+      realization->entities = g_strdup (all);
+      realization->relative = grammar_rules_expand ("the %A", &slots);
+      g_ptr_array_add (realizations, realization);
+    }
+}
+
 static void
 add_realizations (GPtrArray   *realizations,
                   Meaning     *meaning,
@@ -786,6 +876,8 @@ add_realizations (GPtrArray   *realizations,
   guint n = meaning->entities->len;
   g_autofree char *all = join_conjunction (ordered, n);
   g_autofree char *rest = join_conjunction (ordered + 1, n > 0 ? n - 1 : 0);
+  g_autofree char *compound = grammar_rules_compound (meaning->owner != NULL ? meaning->owner : "record",
+                                                      meaning->attribute);
   Slots slots = { { NULL } };
 
   grammar_rules_slot_set (&slots, 'A', meaning->attribute);
@@ -793,6 +885,7 @@ add_realizations (GPtrArray   *realizations,
   grammar_rules_slot_set (&slots, 'F', n > 0 ? ordered[0] : "");
   grammar_rules_slot_set (&slots, 'X', rest);
   grammar_rules_slot_set (&slots, 'E', all);
+  grammar_rules_slot_set (&slots, 'H', compound);
   for (guint p = 0; patterns[p].format != NULL; p++)
     {
       Realization *realization;
@@ -857,7 +950,10 @@ grammar_rules_realize (Meaning  *meaning,
         for (guint i = 0; i < n; i++)
           ordered[i] = g_ptr_array_index ((GPtrArray *) g_ptr_array_index (descriptions, order[i]),
                                           choice[order[i]]);
-        add_realizations (realizations, meaning, reg, ordered, first != NULL && first->naming != NULL);
+        if (meaning->statement != NULL)
+          add_yes_no_realizations (realizations, meaning, reg, ordered);
+        else
+          add_realizations (realizations, meaning, reg, ordered, first != NULL && first->naming != NULL);
       }
   return realizations;
 }

@@ -177,6 +177,25 @@ grammar_rules_singularize (const char *word)
   return g_strdup (word);
 }
 
+/* The humanised name of @table without the words that say it is a
+ * table, which no one says of a row: `tbl_suppliers`, `tblCustomer`,
+ * `dim_customer`, `fact_sales`, `stg_orders`, `customer_tbl`,
+ * `orders_table`. */
+static char *
+strip_table_affixes (const char *table)
+{
+  static const char * const prefixes[] = { "tbl", "tb", "dim", "fact", "stg", "lkp", "lu", "ref", "vw", NULL };
+  static const char * const suffixes[] = { "tbl", "table", "tab", "lkp", "dim", NULL };
+  g_autoptr (GPtrArray) words = grammar_rules_identifier_words (table);
+
+  if (words->len >= 2 && g_strv_contains (prefixes, g_ptr_array_index (words, 0)))
+    g_ptr_array_remove_index (words, 0);
+  if (words->len >= 2 && g_strv_contains (suffixes, g_ptr_array_index (words, words->len - 1)))
+    g_ptr_array_remove_index (words, words->len - 1);
+  g_ptr_array_add (words, NULL);
+  return g_strjoinv (" ", (char **) words->pdata);
+}
+
 /**
  * grammar_rule_verbalizer_entity_noun:
  * @table: a table name, possibly quoted
@@ -184,7 +203,9 @@ grammar_rules_singularize (const char *word)
  * The noun that names one row of @table: the humanised name with its
  * last word made singular where a simple rule applies (`people` →
  * “person”, `companies` → “company”, `employees` → “employee”,
- * `Order_Items` → “order item”); other names are kept.
+ * `Order_Items` → “order item”); other names are kept. Words that
+ * only say it is a table go (`tbl_suppliers` → “supplier”,
+ * `dim_customer` → “customer”, `orders_table` → “order”).
  *
  * Returns: (transfer full): the noun
  */
@@ -197,7 +218,7 @@ grammar_rule_verbalizer_entity_noun (const char *table)
 
   g_return_val_if_fail (table != NULL, NULL);
 
-  words = grammar_rule_verbalizer_humanize (table);
+  words = strip_table_affixes (table);
   last = strrchr (words, ' ');
   last = last != NULL ? last + 1 : words;
   /* An acronym or a word without letters has no plural to undo. */

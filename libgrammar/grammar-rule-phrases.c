@@ -11,8 +11,12 @@
  * is “the sales (in billions)”, `Year_working` “the years working”,
  * `joined` a “join date” when it holds dates, `isbn` “the ISBN”. The
  * rules below work on the humanised words, in this order: codes and
- * abbreviations, “number of”, the table's own noun, units, past
- * participles, and a time unit before a gerund. */
+ * abbreviations, “number of”, the table's own noun, units, then one of
+ * a yes/no prefix (`is_active` → “active status”), a participle before
+ * `on`, `at`, `by` or a time noun (`joined_on` → “join date”,
+ * `approved_by` → “approver”), another person's name (`author_full_name`
+ * → “author's full name”) or a past participle alone, and a time unit
+ * before a gerund. */
 
 /* Identifiers and codes a person writes in capitals. */
 static const char * const codes[] = {
@@ -141,6 +145,16 @@ in_list (const char         *word,
   return g_strv_contains (list, word);
 }
 
+static gboolean
+ends_with_any (const char         *word,
+               const char * const *endings)
+{
+  for (guint i = 0; endings[i] != NULL; i++)
+    if (g_str_has_suffix (word, endings[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Whether @word names a code rather than a thing: `isbn`, `code`,
  * `number`, `key`… */
 gboolean
@@ -180,7 +194,9 @@ grammar_rules_value_kind (const char *declared_type)
   type = g_ascii_strup (declared_type, -1);
   if (strstr (type, "BOOL") != NULL)
     return VALUE_KIND_BOOLEAN;
-  if (strstr (type, "DATE") != NULL || strstr (type, "TIMESTAMP") != NULL)
+  if (strstr (type, "DATETIME") != NULL || strstr (type, "TIMESTAMP") != NULL)
+    return VALUE_KIND_TIMESTAMP;
+  if (strstr (type, "DATE") != NULL)
     return VALUE_KIND_DATE;
   if (strstr (type, "TIME") != NULL)
     return VALUE_KIND_TIME;
@@ -369,6 +385,348 @@ take_unit (GPtrArray *words)
   return NULL;
 }
 
+/* The noun of the event a participle names: the table's (“joined” →
+ * “join”), else by suffix, where English is regular: -ated → -ation
+ * (“terminated” → “termination”), -ified → -ification, -ized/-ised →
+ * -ization/-isation. NULL when no rule gives one (“placed”). */
+static char *
+event_noun (const char       *word,
+            const Participle *entry)
+{
+  gsize len = strlen (word);
+
+  if (entry != NULL)
+    return g_strdup (entry->event);
+  if (len >= 8 && g_str_has_suffix (word, "ated"))
+    return g_strdup_printf ("%.*sion", (int) (len - 2), word);
+  if (len >= 7 && g_str_has_suffix (word, "ified"))
+    return g_strdup_printf ("%.*sication", (int) (len - 3), word);
+  if (len >= 7 && (g_str_has_suffix (word, "ized") || g_str_has_suffix (word, "ised")))
+    return g_strdup_printf ("%.*sation", (int) (len - 2), word);
+  return NULL;
+}
+
+/* The agent noun of a participle, who did it: `approved_by` → “approver”,
+ * `created_by` → “creator”, `verified_by` → “verifier”, `managed_by` →
+ * “manager”. The stem without “-ed” takes “-er”, which also restores a
+ * silent e (approv-er, manag-er, us-er) and a doubled consonant
+ * (submitt-er); -ated and -cted take “-or” (validator, collector); a
+ * few common verbs are irregular. */
+static char *
+agent_noun (const char *word)
+{
+  static const char * const irregular[][2] = {
+    { "created", "creator" }, { "updated", "editor" }, { "modified", "editor" }, { "edited", "editor" },
+    { "visited", "visitor" }, { "supervised", "supervisor" }, { "audited", "auditor" },
+    { "sold", "seller" }, { "built", "builder" }, { "written", "writer" }, { "made", "maker" },
+    { "paid", "payer" }, { "bought", "buyer" }, { "sent", "sender" }, { "held", "holder" },
+    { "given", "giver" }, { "led", "leader" }, { "taught", "teacher" }, { "drawn", "illustrator" },
+    { "done", "person responsible" }, { "chosen", "person who chose it" }, { "kept", "keeper" },
+    { "found", "finder" }, { "won", "winner" }, { "shown", "presenter" }, { "taken", "taker" },
+    { "known", "person who knows it" }, { "seen", "viewer" }, { "begun", "initiator" },
+  };
+  gsize len = strlen (word);
+
+  for (guint i = 0; i < G_N_ELEMENTS (irregular); i++)
+    if (g_str_equal (word, irregular[i][0]))
+      return g_strdup (irregular[i][1]);
+  if (len >= 8 && (g_str_has_suffix (word, "ated") || g_str_has_suffix (word, "cted")))
+    return g_strdup_printf ("%.*sor", (int) (len - 2), word);
+  if (len >= 4 && g_str_has_suffix (word, "ed"))
+    return g_strdup_printf ("%.*ser", (int) (len - 2), word);
+  return NULL;
+}
+
+static const char * const adjective_words[] = {
+  "active", "open", "closed", "new", "free", "public", "private", "valid", "live", "default", "visible",
+  "available", "primary", "main", "hidden", "online", "offline", "current", "enabled", "disabled", "ready",
+  "empty", "full", "complete", "locked", "verified", "deleted", "archived", "paid", "late", "overdue", "due",
+  "urgent", "secure", "safe", "stale", "dirty", "clean", "internal", "external", "local", "remote", "true",
+  "false", "staff", "alive", "dead", "healthy", "vegan", "vegetarian", "organic", "recurring", "pending",
+  "missing", "fragile", "taxable", "refundable", "unique", "mandatory", "optional", "read", "unread", NULL
+};
+
+static const char * const mass_nouns[] = {
+  "parking", "access", "insurance", "wifi", "internet", "power", "electricity", "water", "heating",
+  "furniture", "equipment", "stock", "permission", "permissions", "coverage", "funding", "support", "tax",
+  "data", "experience", "information", "software", "storage", "seating", "delivery", "shipping", "air",
+  "conditioning", "children", "kids", "pets", "dependents", "debt", "credit", "priority", "authority",
+  "feedback", "clearance", "training", "tracking", "catering", "accommodation", NULL
+};
+
+static const char * const prepositions[] = {
+  "in", "on", "at", "over", "under", "within", "above", "below", "out", "off", "for", "to", "from", "of",
+  "with", "without", "by", "near", "past", "after", "before", NULL
+};
+
+static gboolean
+is_adjective (const char *word)
+{
+  static const char * const suffixes[] = {
+    "ive", "al", "ful", "ous", "ble", "ic", "ical", "ary", "less", "ile", "ish", "ent", "ant", NULL
+  };
+  const Participle *entry;
+
+  return in_list (word, adjective_words) || is_participle (word, &entry) || ends_with_any (word, suffixes);
+}
+
+/* “a”, “an” or nothing before a noun phrase that follows “is” or “have”:
+ * an adjective, a preposition, a plural or a mass noun take none. */
+static const char *
+article_for (char **rest,
+             guint  n,
+             gboolean after_have)
+{
+  const char *first = rest[0];
+
+  if (n == 0 || is_all_caps (first) || in_list (first, prepositions) || word_is_plural (rest[n - 1]))
+    return "";
+  if (!after_have && n == 1 && is_adjective (first))
+    return "";
+  if (in_list (rest[n - 1], mass_nouns))
+    return "";
+  if (!after_have && n > 1 && is_adjective (rest[n - 1]))
+    return "";
+  return strchr ("aeiou", first[0]) != NULL && !g_str_has_prefix (first, "use") &&
+         !g_str_has_prefix (first, "uni") ? "an " : "a ";
+}
+
+/**
+ * grammar_rules_column_predicate:
+ * @column: a column name
+ * @statement: (out): what the column says of its row: “is active”, “has parking”
+ * @auxiliary: (out): the verb that opens the question: “is”, “does”, “has”
+ * @rest: (out): what follows the subject in the question: “active”, “have parking”
+ *
+ * A column named as a yes/no question about its row (`is_active`,
+ * `IsDiscontinued`, `has_parking`, `has_shipped`, `can_login`,
+ * `was_returned`) reads as one: “whether the customer … is active”,
+ * “Does the store … have parking?”. A noun takes its article (`is_gift`
+ * → “is a gift”, `has_contract` → “has a contract”), a mass noun, a
+ * plural or an adjective none (`has_parking`, `has_children`,
+ * `is_active`).
+ *
+ * Returns: whether @column is such a name
+ */
+gboolean
+grammar_rules_column_predicate (const char  *column,
+                                char       **statement,
+                                char       **auxiliary,
+                                char       **rest)
+{
+  g_autoptr (GPtrArray) words = grammar_rules_identifier_words (column);
+  g_autofree char *verb = NULL;
+  g_autofree char *tail = NULL;
+  const Participle *entry;
+  const char *article;
+  char **after;
+  guint n;
+
+  if (words->len < 2)
+    return FALSE;
+  verb = g_utf8_strdown (g_ptr_array_index (words, 0), -1);
+  if (!g_str_equal (verb, "is") && !g_str_equal (verb, "has") && !g_str_equal (verb, "was") &&
+      !g_str_equal (verb, "can") && !g_str_equal (verb, "are") && !g_str_equal (verb, "have"))
+    return FALSE;
+  g_ptr_array_remove_index (words, 0);
+  expand_words (words);
+  g_ptr_array_add (words, NULL);
+  after = (char **) words->pdata;
+  n = words->len - 1;
+  tail = g_strjoinv (" ", after);
+
+  if (g_str_equal (verb, "can"))
+    {
+      *statement = g_strdup_printf ("can %s", tail);
+      *auxiliary = g_strdup ("can");
+      *rest = g_strdup (tail);
+    }
+  else if ((g_str_equal (verb, "has") || g_str_equal (verb, "have")) && n == 1 && is_participle (after[0], &entry))
+    {
+      /* has_shipped: a perfect, “Has the order shipped?” */
+      *statement = g_strdup_printf ("has %s", tail);
+      *auxiliary = g_strdup ("has");
+      *rest = g_strdup (tail);
+    }
+  else if (g_str_equal (verb, "has") || g_str_equal (verb, "have"))
+    {
+      article = article_for (after, n, TRUE);
+      *statement = g_strdup_printf ("has %s%s", article, tail);
+      *auxiliary = g_strdup ("does");
+      *rest = g_strdup_printf ("have %s%s", article, tail);
+    }
+  else
+    {
+      const char *copula = g_str_equal (verb, "was") ? "was" : "is";
+
+      article = article_for (after, n, FALSE);
+      *statement = g_strdup_printf ("%s %s%s", copula, article, tail);
+      *auxiliary = g_strdup (copula);
+      *rest = g_strdup_printf ("%s%s", article, tail);
+    }
+  return TRUE;
+}
+
+/* `is_active` as a noun, where a yes/no question cannot be asked (an
+ * aggregate, a condition): “active status”, “verification status”
+ * (`is_verified`), “parking status” (`has_parking`). */
+static gboolean
+name_predicate (GPtrArray *words)
+{
+  const char *verb = g_ptr_array_index (words, 0);
+  const char *last;
+  const Participle *entry;
+  g_autofree char *event = NULL;
+
+  if (words->len < 2 || !(g_str_equal (verb, "is") || g_str_equal (verb, "has") || g_str_equal (verb, "was") ||
+                          g_str_equal (verb, "can") || g_str_equal (verb, "are") || g_str_equal (verb, "have")))
+    return FALSE;
+  g_ptr_array_remove_index (words, 0);
+  last = g_ptr_array_index (words, words->len - 1);
+  if (words->len == 1 && is_participle (last, &entry) && (event = event_noun (last, entry)) != NULL)
+    replace_word (words, 0, event);
+  g_ptr_array_add (words, g_strdup ("status"));
+  return TRUE;
+}
+
+static const char * const time_nouns[] = { "date", "time", "timestamp", "datetime", "day", "year", "ts", NULL };
+
+/* The participles that name an event, with the words that say when or
+ * by whom: `joined_on` → “join date”, `created_at` → “creation time”
+ * (“creation date” for a DATE), `published_year` → “year of
+ * publication”, `shipped_date` → “shipping date”, `last_updated_at` →
+ * “last update time”, `approved_by` → “approver”, `placed_at` without
+ * an event noun → “time placed”; `effective_on` → “effective date”,
+ * `last_login_at` → “last login time”. */
+static gboolean
+name_event (GPtrArray *words,
+            ValueKind  kind)
+{
+  guint n = words->len;
+  const char *last = g_ptr_array_index (words, n - 1);
+  const char *before = n >= 2 ? g_ptr_array_index (words, n - 2) : NULL;
+  const Participle *entry = NULL;
+  gboolean participle = before != NULL && is_participle (before, &entry);
+  g_autofree char *event = participle ? event_noun (before, entry) : NULL;
+  g_autofree char *participle_word = before != NULL ? g_strdup (before) : NULL;
+  g_autofree char *phrase = NULL;
+  const char *noun;
+
+  if (before == NULL)
+    return FALSE;
+  /* Only modifiers (“last”) may come before the participle: `order_placed_at`
+   * is rather an order's “time placed” too, but `days_overdue_on` is no event. */
+  for (guint i = 0; participle && i + 2 < n; i++)
+    if (!in_list (g_ptr_array_index (words, i), participle_modifiers))
+      participle = FALSE;
+
+  if (g_str_equal (last, "by"))
+    {
+      g_autofree char *agent = participle ? agent_noun (participle_word) : NULL;
+
+      if (agent == NULL)
+        return FALSE;
+      g_ptr_array_remove_index (words, n - 1);
+      replace_word (words, n - 2, agent);
+      return TRUE;
+    }
+  if (g_str_equal (last, "on") || g_str_equal (last, "at"))
+    {
+      /* A text column is a date only when an event says so (`joined_on`),
+       * not `based_on`, `depends_on`. */
+      if ((!participle || event == NULL) &&
+          (kind == VALUE_KIND_TEXT || kind == VALUE_KIND_BOOLEAN || kind == VALUE_KIND_REAL))
+        return FALSE;
+      if (participle && entry != NULL && entry->event == NULL && entry->quantity)
+        return FALSE;
+      noun = g_str_equal (last, "on") || kind == VALUE_KIND_DATE ? "date" : "time";
+    }
+  else if (participle && in_list (last, time_nouns))
+    noun = g_str_equal (last, "ts") || g_str_equal (last, "timestamp") || g_str_equal (last, "datetime") ? "time" :
+           g_str_equal (last, "date") ? "date" : g_str_equal (last, "time") ? "time" :
+           g_str_equal (last, "day") ? "day" : "year";
+  else
+    return FALSE;
+
+  if (!participle)
+    {
+      /* `effective_on`, `last_login_at`: the words say what, the suffix when. */
+      replace_word (words, n - 1, noun);
+      return TRUE;
+    }
+  if (g_str_equal (noun, "year"))
+    phrase = event != NULL ? g_strdup_printf ("year of %s", event) : g_strdup_printf ("year %s", participle_word);
+  else
+    phrase = event != NULL ? g_strdup_printf ("%s %s", event, noun) : NULL;
+  g_ptr_array_remove_index (words, n - 1);
+  if (phrase != NULL)
+    {
+      replace_word (words, n - 2, phrase);
+      return TRUE;
+    }
+  /* No event noun: “date placed”, “time last inspected”, the noun before
+   * the modifiers. */
+  g_ptr_array_insert (words, 0, g_strdup (noun));
+  return TRUE;
+}
+
+/* People's names and contacts, which take a possessive. */
+static const char * const personal_attributes[] = {
+  "name", "full name", "first name", "last name", "middle name", "surname", "given name", "family name",
+  "email", "email address", "phone", "phone number", "telephone", "telephone number", "mobile",
+  "mobile number", "address", "nickname", "age", "nationality", "signature", NULL
+};
+
+static const char * const person_nouns[] = {
+  "person", "member", "user", "client", "staff", "contact", "parent", "guardian", "spouse", "partner",
+  "child", "guest", "patient", "student", "tenant", "host", "agent", "author", "editor", "doctor",
+  "nurse", "pilot", "captain", "coach", "head", "chair", "chef", "boss", "lead", "representative",
+  "rep", "vendor", "donor", "sponsor", "contractor", "recipient", "applicant", "resident",
+  "participant", "attendee", "employee", "trainee", "nominee", NULL
+};
+
+/* Words in -er/-or that name no person (“order number”, “center name”). */
+static const char * const not_persons[] = {
+  "order", "number", "center", "centre", "folder", "paper", "letter", "water", "chapter", "counter",
+  "register", "filter", "server", "computer", "container", "cover", "corner", "border", "header",
+  "footer", "layer", "meter", "poster", "error", "color", "colour", "floor", "door", "sector",
+  "factor", "vector", "motor", "monitor", "mirror", "river", "tower", "power", "quarter", "semester",
+  "winter", "summer", "after", "other", "outer", "inner", "upper", "lower", "super", "never", "major",
+  "minor", "senior", "junior", "interior", "exterior", "tractor", "reactor", "timer", "trailer", NULL
+};
+
+static gboolean
+is_person_noun (const char *word)
+{
+  static const char * const agent_suffixes[] = { "er", "or", "ist", "ee", "ian", NULL };
+
+  if (in_list (word, not_persons))
+    return FALSE;
+  return in_list (word, person_nouns) || (strlen (word) > 3 && ends_with_any (word, agent_suffixes));
+}
+
+/* Another person's name or contact takes the possessive: a book's
+ * `author_full_name` is “the author's full name”, a supplier's
+ * `contact_email` “the contact's email”. */
+static gboolean
+name_possessive (GPtrArray *words)
+{
+  g_autofree char *tail = NULL;
+  char *person;
+
+  if (words->len < 2 || words->len > 3 || !is_person_noun (g_ptr_array_index (words, 0)))
+    return FALSE;
+  g_ptr_array_add (words, NULL);
+  tail = g_strjoinv (" ", (char **) words->pdata + 1);
+  g_ptr_array_remove_index (words, words->len - 1);
+  if (!in_list (tail, personal_attributes))
+    return FALSE;
+  person = g_ptr_array_index (words, 0);
+  words->pdata[0] = g_strconcat (person, "'s", NULL);
+  g_free (person);
+  return TRUE;
+}
+
 /* A participle alone, or after “last”…, names an event: what the column
  * holds is its date (its year, for a whole number), or an amount for
  * the participles of payments (“amount paid”). */
@@ -405,6 +763,7 @@ name_participle (GPtrArray *words,
                                                        g_strdup_printf ("time %s", last);
       break;
     case VALUE_KIND_DATE:
+    case VALUE_KIND_TIMESTAMP:
     case VALUE_KIND_TEXT:
     case VALUE_KIND_UNKNOWN:
     default:
@@ -455,7 +814,8 @@ grammar_rules_column_phrase (const char *column,
   number_of (words);
   strip_owner (words, owner_noun);
   unit = take_unit (words);
-  name_participle (words, kind);
+  if (!name_predicate (words) && !name_event (words, kind) && !name_possessive (words))
+    name_participle (words, kind);
   count_time (words);
   g_ptr_array_add (words, NULL);
   text = g_strjoinv (" ", (char **) words->pdata);
@@ -543,4 +903,18 @@ grammar_rules_phrase_aggregate (const char *aggregate,
   if (g_strv_length (words) >= 2 && in_list (first, time_units) && !g_str_equal (first, words[0]))
     return g_strconcat (aggregate, " number of ", phrase, NULL);
   return g_strconcat (aggregate, " ", phrase, NULL);
+}
+
+/* The attribute @attribute of the row @owner as one noun phrase, the
+ * owner first: “client name”, but a person's name or contact in the
+ * possessive (“the customer's full name”, “the author's email”), which
+ * does not read as a compound noun. */
+char *
+grammar_rules_compound (const char *owner,
+                        const char *attribute)
+{
+  /* A bare “name” makes a compound of its own: “the client name”. */
+  if (in_list (attribute, personal_attributes) && !g_str_equal (attribute, "name"))
+    return g_strdup_printf ("%s's %s", owner, attribute);
+  return g_strdup_printf ("%s %s", owner, attribute);
 }

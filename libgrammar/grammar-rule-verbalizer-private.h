@@ -59,6 +59,7 @@ typedef enum {
   VALUE_KIND_INTEGER,
   VALUE_KIND_REAL,
   VALUE_KIND_DATE,
+  VALUE_KIND_TIMESTAMP,  /* a date and a time of day (TIMESTAMP, DATETIME) */
   VALUE_KIND_TIME,
   VALUE_KIND_BOOLEAN,
 } ValueKind;
@@ -133,6 +134,11 @@ struct _Meaning
   int owner_entity;    /* entity whose row is the projected one, or -1 */
   GPtrArray *entities; /* Entity */
   Shape shape;
+  /* A yes/no column (`is_active`, `has_parking`): what it says of its
+   * row, and the question's verb and rest; NULL otherwise. */
+  char *statement;     /* "is active", "has parking" */
+  char *auxiliary;     /* "is", "does" */
+  char *predicate;     /* "active", "have parking" */
 };
 
 struct _Slots
@@ -152,6 +158,7 @@ struct _Realization
   char *target;     /* %T */
   char *entities;   /* %E */
   char *relative;   /* %R */
+  char *question;   /* %I: a yes/no column's question, “is the customer … active” */
   guint pattern;    /* which target pattern made %T */
 };
 
@@ -198,6 +205,10 @@ G_GNUC_INTERNAL
 gboolean grammar_rules_is_code_word (const char *word);
 G_GNUC_INTERNAL
 char * grammar_rules_column_phrase (const char *column, ValueKind kind, const char *owner_noun);
+G_GNUC_INTERNAL
+gboolean grammar_rules_column_predicate (const char *column, char **statement, char **auxiliary, char **rest);
+G_GNUC_INTERNAL
+char * grammar_rules_compound (const char *owner, const char *attribute);
 G_GNUC_INTERNAL
 gboolean grammar_rules_phrase_is_plural (const char *phrase);
 G_GNUC_INTERNAL

@@ -40,7 +40,14 @@
  *   a date);
  * - a counted time unit in the plural (`Year_working` → “years
  *   working”), and the verb agreeing with the phrase's head (“what are
- *   the sales (in billions) of …”).
+ *   the sales (in billions) of …”);
+ * - the names ORMs and pandas write: `joined_on` → “join date”,
+ *   `created_at` → “creation time”, `published_year` → “year of
+ *   publication”, `approved_by` → “approver”, `author_full_name` → “the
+ *   author's full name”, `tbl_suppliers` → “supplier”;
+ * - a yes/no column (`is_active`, `has_parking`) asked as a yes/no
+ *   question: “Is the customer named … active?”, “Tell me whether the
+ *   store … has parking.”
  *
  * Rows are told apart by alias, not by table, and a joined row is named
  * by the column that points at it when that says more than its table
@@ -60,8 +67,13 @@
  * ordering them. Of all distinct combinations, the verbalizer picks
  * @n with a #GRand seeded from #GrammarRuleVerbalizer:seed, the
  * template id and the style, cycling over the frames so that variants
- * differ in structure before they differ in wording. The same seed gives
- * the same texts, byte for byte.
+ * differ in structure before they differ in wording. A `long` text is
+ * drawn instead: its context sentence (an opening and a continuation),
+ * an optional sentence naming what is asked, its request and its closing
+ * are each dealt from a shuffled deck, so that the texts of one template,
+ * and of different templates, seldom share a frame. The same seed gives
+ * the same texts, byte for byte, and the first @n texts for a larger @n
+ * are the texts for @n.
  *
  * |[
  * SELECT Industry FROM company WHERE Name = '[company.Name]'
@@ -143,33 +155,134 @@ static const Pattern casual_frames[] = {
  * they are a fallback for when more variants are asked than that. */
 static const Pattern short_frames[] = { { "%T", 0 }, { "%T?", 0 }, { NULL, 0 } };
 
-/* The long style: an introduction that gives context, the request, and
- * a closing; the closings also make up the 30 words when needed. */
-static const char * const long_intros[] = {
-  "I am going through the information that we keep about each %O in our records, and there is "
-  "one particular detail that I have not been able to find so far.",
-  "For a report that I am putting together about the %O records stored in our database, I need "
-  "to check one specific piece of information before I can finish it.",
-  "Our records describe every %O with several attributes, and the %A %V exactly what I need to "
-  "know at the moment for the work I am doing.",
-  "While reviewing the data that we hold, I realised that I do not remember one of the details "
-  "that were recorded, and I would like to confirm it before moving on.",
+/* Yes/no columns (`is_active`, `has_parking`): %T is “whether the
+ * customer … is active”, %I the question “is the customer … active”. */
+static const Pattern interrogative_yes_no[] = {
+  { "%I?", 0 },
+  { "Could you tell me %T?", 0 },
+  { "Do you know %T?", 0 },
+  { "Can you check %T?", 0 },
+  { "May I know %T?", 0 },
+  { "Would you tell me %T?", 0 },
+  { "According to the records, %I?", 0 },
+  { NULL, 0 }
+};
+
+static const Pattern directive_yes_no[] = {
+  { "Tell me %T.", 0 },
+  { "Find out %T.", 0 },
+  { "Check %T.", 0 },
+  { "Look up %T.", 0 },
+  { "Confirm %T.", 0 },
+  { "Determine %T.", 0 },
+  { "Establish %T.", 0 },
+  { NULL, 0 }
+};
+
+static const Pattern formal_yes_no[] = {
+  { "Kindly state %T.", 0 },
+  { "Please indicate %T.", 0 },
+  { "I would like to know %T.", 0 },
+  { "Would you kindly confirm %T?", 0 },
+  { "I would be grateful if you could confirm %T.", 0 },
+  { "Please be so kind as to specify %T.", 0 },
+  { "May I ask %T?", 0 },
+  { "It would be appreciated if you could confirm %T.", 0 },
+  { NULL, 0 }
+};
+
+static const Pattern casual_yes_no[] = {
+  { "hey, %I?", 0 },
+  { "so %I?", 0 },
+  { "any idea %T?", 0 },
+  { "quick question: %I?", 0 },
+  { "do you know %T?", 0 },
+  { "mind telling me %T?", 0 },
+  { "%I, do you know?", 0 },
+  { NULL, 0 }
+};
+
+static const Pattern short_yes_no[] = { { "%I?", 0 }, { "%T", 0 }, { NULL, 0 } };
+
+/* The long style: a sentence of context, made of an opening and its
+ * continuation, sometimes a sentence saying what is asked, the request,
+ * and a closing; each part is drawn with the seed, so that two texts of
+ * one template rarely share their frame and texts of different
+ * templates do not repeat the same few sentences. The closings also
+ * make up the 30 words when needed. */
+static const char * const long_openings[] = {
+  "As I am going through the information that we keep about each %O in our records",
+  "While reviewing the %O entries in our database",
+  "As part of a routine check of the data that we hold on every %O",
+  "Since I am updating the notes that my team keeps about our records",
+  "Before a meeting with my colleagues later this week",
+  "Because a colleague asked me a question this morning",
+  "While preparing a short summary for my manager",
+  "In the course of checking the figures in our system",
+  "Having just started to work with this database",
+  "As I was cleaning up an old spreadsheet that was copied from our records",
+  "While answering a request that came in through our support channel",
+  "To finish an overview of the %O data that I started last week",
+};
+
+static const char * const long_continuations[] = {
+  ", I noticed that one detail is missing from my notes.",
+  ", I realised that I still need to confirm one particular detail.",
+  ", I found that there is one piece of information I have to check.",
+  ", I came across a question that I cannot answer on my own.",
+  ", I want to make sure that I have one fact exactly right.",
+  ", I would like to double-check one value before I go on.",
+  ", I ran into a gap in what I know and hope you can fill it.",
+  ", I need a single detail that I have not been able to find so far.",
+};
+
+static const char * const long_focuses[] = {
+  "",
+  " My question concerns the %A.",
+  " The detail I am after is the %A.",
+  " It is about the %A, nothing more.",
 };
 
 static const char * const long_requests[] = {
-  "What %V %T, according to the information that is currently available?",
-  "I would like to find out %T, so that I can complete my notes with accurate and reliable "
-  "information.",
-  "Please look up %T and let me know what the records say about it.",
-  "Can you find %T for me and share the answer as soon as you have it?",
+  "Could you tell me %T, based on what is currently stored?",
+  "What %V %T, according to the records that we have?",
+  "I would like to know %T, so that my notes are complete and accurate.",
+  "Please look up %T and let me know what the records say.",
+  "Can you find %T for me and share the answer when you have it?",
+  "Would you be able to check %T in the database?",
+  "I need to find out %T before I can move on with my work.",
+  "Do you happen to know %T, as it is recorded in the system?",
+  "Please tell me %T, since I could not find it myself.",
+  "Let me know %T, if you can find it in the data.",
+};
+
+static const char * const long_yes_no_requests[] = {
+  "Could you tell me %T, based on what is currently stored?",
+  "%I, according to the records that we have?",
+  "I would like to know %T, so that my notes are complete and accurate.",
+  "Please look up %T and let me know what the records say.",
+  "Can you find out %T for me and share the answer when you have it?",
+  "Would you be able to check %T in the database?",
+  "I need to find out %T before I can move on with my work.",
+  "Do you happen to know %T, as it is recorded in the system?",
+  "Please tell me %T, since I could not find it myself.",
+  "Let me know %T, if you can find it in the data.",
 };
 
 static const char * const long_closings[] = {
   "",
-  " Thank you in advance for taking the time to check this for me.",
+  " Thank you in advance for your help.",
   " It matters that the answer comes from the stored records rather than from a guess.",
+  " A short answer is enough.",
+  " Many thanks for taking the time to look into this.",
+  " If the records do not say, please tell me so.",
+  " I will pass the answer on to the people who asked me.",
+  " I appreciate your help with this.",
 };
 
+/* The most long texts made for one template: they are drawn, not
+ * enumerated, and some 10^5 combinations exist. */
+#define LONG_MAX_TEXTS 200
 
 static void
 candidate_clear (gpointer data)
@@ -251,6 +364,7 @@ fill_common_slots (Slots       *slots,
   grammar_rules_slot_set (slots, 'T', realization->target);
   grammar_rules_slot_set (slots, 'E', realization->entities);
   grammar_rules_slot_set (slots, 'R', realization->relative);
+  grammar_rules_slot_set (slots, 'I', realization->question);
 }
 
 static void
@@ -276,40 +390,138 @@ add_framed (Candidates    *candidates,
     }
 }
 
-static char *
-compose_long (Slots *slots,
-              guint  intro,
-              guint  request,
-              guint  closing)
+/* A deck of @size indexes dealt in a shuffled order, shuffled again
+ * once dealt out: parts repeat only after all were used. */
+typedef struct
 {
-  g_autofree char *first = grammar_rules_expand (long_intros[intro], slots);
-  g_autofree char *second = grammar_rules_expand (long_requests[request], slots);
-  GString *text = g_string_new (NULL);
+  guint size;
+  guint next;
+  guint *order;
+} Deck;
 
-  g_string_append_printf (text, "%s %s%s", first, second, long_closings[closing]);
-  /* Every introduction is long enough today; this keeps the criterion
-   * true whatever the frames become. */
-  for (guint k = 1; grammar_text_count_words (text->str) < LONG_MIN_WORDS && k < G_N_ELEMENTS (long_closings); k++)
-    if (k != closing)
-      g_string_append (text, long_closings[k]);
-  return g_string_free (text, FALSE);
+static void
+deck_init (Deck  *deck,
+           guint  size)
+{
+  deck->size = size;
+  deck->next = size;
+  deck->order = g_new (guint, MAX (size, 1));
+  for (guint i = 0; i < size; i++)
+    deck->order[i] = i;
+}
+
+static guint
+deck_deal (Deck  *deck,
+           GRand *rand)
+{
+  if (deck->next >= deck->size)
+    {
+      for (guint i = deck->size; i > 1; i--)
+        {
+          guint j = g_rand_int_range (rand, 0, i);
+          guint swap = deck->order[i - 1];
+
+          deck->order[i - 1] = deck->order[j];
+          deck->order[j] = swap;
+        }
+      deck->next = 0;
+    }
+  return deck->order[deck->next++];
 }
 
 static void
-add_long (Candidates *candidates,
-          Meaning    *meaning,
-          GPtrArray  *realizations)
+deck_clear (Deck *deck)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (long_intros); i++)
-    for (guint q = 0; q < G_N_ELEMENTS (long_requests); q++)
-      for (guint c = 0; c < G_N_ELEMENTS (long_closings); c++)
-        for (guint r = 0; r < realizations->len; r++)
-          {
-            Slots slots = { { NULL } };
+  g_free (deck->order);
+}
 
-            fill_common_slots (&slots, meaning, g_ptr_array_index (realizations, r));
-            candidates_add (candidates, i, 0, q, compose_long (&slots, i, q, c), TRUE);
-          }
+static void
+capitalize_at (GString *text,
+               gsize    at)
+{
+  if (at < text->len && g_ascii_islower (text->str[at]))
+    text->str[at] = g_ascii_toupper (text->str[at]);
+}
+
+/* Up to @n distinct long texts, each drawn from the parts above. */
+static GPtrArray *
+make_long (Meaning   *meaning,
+           GPtrArray *realizations,
+           GRand     *rand,
+           guint      n)
+{
+  gboolean yes_no = meaning->statement != NULL;
+  const char * const *requests = yes_no ? long_yes_no_requests : long_requests;
+  guint n_requests = yes_no ? G_N_ELEMENTS (long_yes_no_requests) : G_N_ELEMENTS (long_requests);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+  Deck openings, continuations, focuses, request_deck, closings, targets;
+  guint limit = MIN (n, LONG_MAX_TEXTS);
+
+  if (realizations->len == 0)
+    return texts;
+  deck_init (&openings, G_N_ELEMENTS (long_openings));
+  deck_init (&continuations, G_N_ELEMENTS (long_continuations));
+  deck_init (&focuses, G_N_ELEMENTS (long_focuses));
+  deck_init (&request_deck, n_requests);
+  deck_init (&closings, G_N_ELEMENTS (long_closings));
+  deck_init (&targets, realizations->len);
+  for (guint attempt = 0; texts->len < limit && attempt < 4 * limit; attempt++)
+    {
+      Realization *realization = g_ptr_array_index (realizations, deck_deal (&targets, rand));
+      guint opening = deck_deal (&openings, rand);
+      guint continuation = deck_deal (&continuations, rand);
+      guint focus = deck_deal (&focuses, rand);
+      guint request = deck_deal (&request_deck, rand);
+      guint closing = deck_deal (&closings, rand);
+      Slots slots = { { NULL } };
+      GString *text = g_string_new (NULL);
+      g_autofree char *made = NULL;
+
+      grammar_rules_slot_set (&slots, 'A', meaning->attribute);
+      grammar_rules_slot_set (&slots, 'O', meaning->owner != NULL ? meaning->owner : "record");
+      grammar_rules_slot_set (&slots, 'V', meaning->plural ? "are" : "is");
+      grammar_rules_slot_set (&slots, 'T', realization->target);
+      grammar_rules_slot_set (&slots, 'I', realization->question);
+      g_string_append (text, long_openings[opening]);
+      g_string_append (text, long_continuations[continuation]);
+      g_string_append (text, long_focuses[focus]);
+      g_string_append_c (text, ' ');
+      g_string_append (text, requests[request]);
+      g_string_append (text, long_closings[closing]);
+      made = grammar_rules_expand (text->str, &slots);
+      g_string_assign (text, made);
+      /* %O may open nothing, but %I opens the request: a capital. */
+      capitalize_at (text, 0);
+      if (requests[request][0] == '%')
+        {
+          g_autofree char *before = NULL;
+          g_autoptr (GString) head = g_string_new (long_openings[opening]);
+
+          g_string_append (head, long_continuations[continuation]);
+          g_string_append (head, long_focuses[focus]);
+          g_string_append_c (head, ' ');
+          before = grammar_rules_expand (head->str, &slots);
+          capitalize_at (text, strlen (before));
+        }
+      for (guint k = 1; grammar_text_count_words (text->str) < LONG_MIN_WORDS && k < G_N_ELEMENTS (long_closings); k++)
+        if (k != closing)
+          g_string_append (text, long_closings[k]);
+      if (g_hash_table_contains (seen, text->str))
+        {
+          g_string_free (text, TRUE);
+          continue;
+        }
+      g_ptr_array_add (texts, g_string_free (text, FALSE));
+      g_hash_table_add (seen, g_ptr_array_index (texts, texts->len - 1));
+    }
+  deck_clear (&openings);
+  deck_clear (&continuations);
+  deck_clear (&focuses);
+  deck_clear (&request_deck);
+  deck_clear (&closings);
+  deck_clear (&targets);
+  return texts;
 }
 
 static void
@@ -322,16 +534,19 @@ add_short (Candidates *candidates,
 
   for (guint r = 0; r < realizations->len; r++)
     n_patterns = MAX (n_patterns, ((Realization *) g_ptr_array_index (realizations, r))->pattern + 1);
+  const Pattern *frames = meaning->statement != NULL ? short_yes_no : short_frames;
+
   /* Grouped by target pattern, so that structures vary first. */
-  for (guint f = 0; short_frames[f].format != NULL; f++)
+  for (guint f = 0; frames[f].format != NULL; f++)
     for (guint r = 0; r < realizations->len; r++)
       {
         Realization *realization = g_ptr_array_index (realizations, r);
         Slots slots = { { NULL } };
 
         grammar_rules_slot_set (&slots, 'T', realization->target);
+        grammar_rules_slot_set (&slots, 'I', realization->question);
         candidates_add (candidates, f * n_patterns + realization->pattern, f, 0,
-                        grammar_rules_expand (short_frames[f].format, &slots), TRUE);
+                        grammar_rules_expand (frames[f].format, &slots), TRUE);
       }
 }
 
@@ -342,6 +557,7 @@ collect_candidates (Candidates *candidates,
 {
   g_autoptr (GPtrArray) full = NULL;
   g_autoptr (GPtrArray) casual = NULL;
+  gboolean yes_no = meaning->statement != NULL;
 
   if (g_str_equal (style, "short"))
     {
@@ -351,18 +567,16 @@ collect_candidates (Candidates *candidates,
   if (g_str_equal (style, "casual"))
     {
       casual = grammar_rules_realize (meaning, REGISTER_CASUAL);
-      add_framed (candidates, meaning, casual, casual_frames, FALSE);
+      add_framed (candidates, meaning, casual, yes_no ? casual_yes_no : casual_frames, FALSE);
       return;
     }
   full = grammar_rules_realize (meaning, REGISTER_FULL);
-  if (g_str_equal (style, "long"))
-    add_long (candidates, meaning, full);
-  else if (g_str_equal (style, "interrogative"))
-    add_framed (candidates, meaning, full, interrogative_frames, TRUE);
+  if (g_str_equal (style, "interrogative"))
+    add_framed (candidates, meaning, full, yes_no ? interrogative_yes_no : interrogative_frames, TRUE);
   else if (g_str_equal (style, "directive"))
-    add_framed (candidates, meaning, full, directive_frames, TRUE);
+    add_framed (candidates, meaning, full, yes_no ? directive_yes_no : directive_frames, TRUE);
   else
-    add_framed (candidates, meaning, full, formal_frames, TRUE);
+    add_framed (candidates, meaning, full, yes_no ? formal_yes_no : formal_frames, TRUE);
 }
 
 /* Picking */
@@ -683,6 +897,7 @@ grammar_rule_verbalizer_verbalize (GrammarRuleVerbalizer *self,
   g_autoptr (Meaning) meaning = NULL;
   g_autoptr (GRand) rand = NULL;
   g_autoptr (GPtrArray) picked = NULL;
+  g_autoptr (GPtrArray) long_texts = NULL;
   GPtrArray *text_templates;
   const char *id;
   Candidates candidates;
@@ -698,10 +913,22 @@ grammar_rule_verbalizer_verbalize (GrammarRuleVerbalizer *self,
   meaning = grammar_rules_meaning_new (sql_template, self->schema);
   rand = rand_for (self->seed, sql_template, style);
   candidates_init (&candidates);
-  collect_candidates (&candidates, meaning, style);
-  /* All of them in picking order: a text that fails the check below
-   * makes room for the next. */
-  picked = pick (&candidates, rand);
+  if (g_str_equal (style, "long"))
+    {
+      g_autoptr (GPtrArray) full = grammar_rules_realize (meaning, REGISTER_FULL);
+
+      /* Drawn in order, a few more than asked for: a text that fails
+       * the check below makes room for the next. */
+      long_texts = make_long (meaning, full, rand, n < G_MAXUINT - 8 ? n + 8 : n);
+      picked = g_ptr_array_ref (long_texts);
+    }
+  else
+    {
+      collect_candidates (&candidates, meaning, style);
+      /* All of them in picking order: a text that fails the check below
+       * makes room for the next. */
+      picked = pick (&candidates, rand);
+    }
 
   text_templates = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < picked->len && text_templates->len < n; i++)

@@ -307,10 +307,10 @@ test_rules_simple_phrasing (void)
   assert_has_text (formal, "Kindly state the industry of the company '[company.Name]'.");
   assert_has_text (casual, "hey, what's the industry of '[company.Name]'?");
   assert_has_text (long_texts,
-                   "For a report that I am putting together about the company records stored in our database, "
-                   "I need to check one specific piece of information before I can finish it. Please look up "
-                   "the industry of the company named '[company.Name]' and let me know what the records say "
-                   "about it.");
+                   "In the course of checking the figures in our system, I need a single detail that I have not "
+                   "been able to find so far. It is about the industry, nothing more. Could you tell me the "
+                   "industry of the company named '[company.Name]', based on what is currently stored? I will "
+                   "pass the answer on to the people who asked me.");
 
   /* Short texts skip articles; the casual ones are not capitalised. */
   for (guint i = 0; i < short_texts->len; i++)
@@ -446,6 +446,21 @@ library_schema (void)
     { "book", "isbn", "TEXT" }, { "book", "Title", "TEXT" }, { "book", "published", "INTEGER" },
     { "book_author", "isbn", "TEXT" }, { "book_author", "AuthorID", "INTEGER" }, { "book_author", "role", "TEXT" },
     { "Authors", "AuthorID", "INTEGER" }, { "Authors", "FullName", "TEXT" },
+    /* Names as ORMs and pandas write them (issue 24). */
+    { "members", "joined_on", "DATE" }, { "members", "created_at", "TIMESTAMP" },
+    { "members", "created_on_date", "DATE" }, { "members", "renewal_at", "DATE" },
+    { "members", "last_updated_at", "DATETIME" }, { "members", "approved_by", "TEXT" },
+    { "members", "created_by", "TEXT" }, { "members", "verified_by", "TEXT" }, { "members", "placed_at", "TIMESTAMP" },
+    { "members", "terminated_on", "DATE" }, { "members", "effective_on", "DATE" },
+    { "members", "shipped_date", "DATE" }, { "members", "last_inspected_date", "DATE" },
+    { "members", "is_active", "BOOLEAN" }, { "members", "has_parking", "BOOLEAN" }, { "members", "is_staff", "INTEGER" },
+    { "members", "IsFlagship", "BOOLEAN" }, { "members", "has_contract", "BOOLEAN" }, { "members", "has_shipped", "BOOLEAN" },
+    { "members", "has_children", "BOOLEAN" }, { "members", "can_login", "BOOLEAN" },
+    { "members", "sponsor_full_name", "TEXT" }, { "members", "order_name", "TEXT" },
+    { "book", "published_year", "INTEGER" }, { "book", "author_full_name", "TEXT" },
+    { "branch", "name", "TEXT" }, { "branch", "opened_on", "DATE" }, { "branch", "city", "TEXT" },
+    { "tbl_branch_loans", "branch_id", "INTEGER" }, { "tbl_branch_loans", "loan_code", "TEXT" },
+    { "tbl_branch_loans", "is_overdue", "BOOLEAN" },
   };
   GrammarSchema *schema = grammar_schema_new ();
 
@@ -533,6 +548,84 @@ test_rules_noun_phrases (void)
     assert_has_text (by_id, "What is the name of the company whose ID is [company.Company_ID]?");
     assert_has_text (published, "Find the title of the book whose publication year is less than [book.published].");
   }
+}
+
+/* Names as ORMs and pandas write them become what a person says, in
+ * every style (issue 24): `joined_on`, `created_at`, `approved_by`,
+ * `published_year`, `author_full_name`, and `is_*`/`has_*` as yes/no
+ * questions. */
+static void
+test_rules_orm_names (void)
+{
+  static const char * const cases[][2] = {
+    { "joined_on", "What is the join date of the member named '[members.name]'?" },
+    { "created_at", "What is the creation time of the member named '[members.name]'?" },
+    { "last_updated_at", "What is the last update time of the member named '[members.name]'?" },
+    { "approved_by", "What is the approver of the member named '[members.name]'?" },
+    { "created_by", "What is the creator of the member named '[members.name]'?" },
+    { "verified_by", "What is the verifier of the member named '[members.name]'?" },
+    { "placed_at", "What is the time placed of the member named '[members.name]'?" },
+    { "terminated_on", "What is the termination date of the member named '[members.name]'?" },
+    { "effective_on", "What is the effective date of the member named '[members.name]'?" },
+    { "shipped_date", "What is the shipping date of the member named '[members.name]'?" },
+    { "last_inspected_date", "What is the date last inspected of the member named '[members.name]'?" },
+    { "sponsor_full_name", "What is the sponsor's full name of the member named '[members.name]'?" },
+    { "order_name", "What is the order name of the member named '[members.name]'?" },
+    { "is_active", "Is the member named '[members.name]' active?" },
+    { "is_staff", "Is the member named '[members.name]' staff?" },
+    { "IsFlagship", "Is the member named '[members.name]' a flagship?" },
+    { "has_parking", "Does the member named '[members.name]' have parking?" },
+    { "has_contract", "Does the member named '[members.name]' have a contract?" },
+    { "has_children", "Does the member named '[members.name]' have children?" },
+    { "has_shipped", "Has the member named '[members.name]' shipped?" },
+    { "can_login", "Can the member named '[members.name]' login?" },
+  };
+  g_autoptr (GrammarSchema) schema = library_schema ();
+  g_autoptr (GrammarRuleVerbalizer) verbalizer = grammar_rule_verbalizer_new (schema);
+  const char * const *styles = grammar_text_style_list ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GPtrArray) questions = member_questions (verbalizer, cases[i][0]);
+
+      assert_has_text (questions, cases[i][1]);
+    }
+  {
+    g_autoptr (GPtrArray) year = verbalize (verbalizer, "SELECT published_year FROM book WHERE Title = '[book.Title]'",
+                                            "interrogative", 100000);
+    g_autoptr (GPtrArray) author = verbalize (verbalizer, "SELECT author_full_name FROM book WHERE Title = '[book.Title]'",
+                                              "directive", 100000);
+    g_autoptr (GPtrArray) opened = verbalize (verbalizer, "SELECT opened_on FROM branch WHERE name = '[branch.name]'",
+                                              "short", 100000);
+    g_autoptr (GPtrArray) city = verbalize (verbalizer,
+                                            "SELECT b.city FROM tbl_branch_loans l JOIN branch b ON l.branch_id = b.rowid "
+                                            "WHERE l.loan_code = '[tbl_branch_loans.loan_code]'", "short", 100000);
+    g_autoptr (GPtrArray) counted = verbalize (verbalizer, "SELECT COUNT(*) FROM members WHERE is_active = [members.is_active]",
+                                               "interrogative", 100000);
+    g_autoptr (GPtrArray) active_short = member_questions (verbalizer, "is_active");
+
+    assert_has_text (year, "What is the year of publication of the book called '[book.Title]'?");
+    assert_has_text (author, "Tell me the author's full name of the book called '[book.Title]'.");
+    assert_has_text (opened, "Opening date of branch '[branch.name]'");
+    assert_has_text (city, "City of branch of branch loan with loan code '[tbl_branch_loans.loan_code]'");
+    assert_has_text (counted, "What is the number of members whose active status is [members.is_active]?");
+    assert_has_text (active_short, "Could you tell me whether the member named '[members.name]' is active?");
+  }
+  /* A yes/no column asks a yes/no question in every style. */
+  for (guint s = 0; styles[s] != NULL; s++)
+    {
+      g_autoptr (GPtrArray) texts = verbalize (verbalizer, "SELECT has_parking FROM members WHERE name = '[members.name]'",
+                                               styles[s], 100000);
+
+      g_assert_cmpuint (texts->len, >, 0);
+      for (guint i = 0; i < texts->len; i++)
+        {
+          const char *text = grammar_text_template_get_text (g_ptr_array_index (texts, i));
+
+          g_assert_true (strstr (text, "have parking") != NULL || strstr (text, "has parking") != NULL);
+          g_assert_null (strstr (text, "has parking of"));
+        }
+    }
 }
 
 /* A code that is a key (`isbn`) is no role: the linking row is not
@@ -1424,6 +1517,7 @@ main (int   argc,
   g_test_add_func ("/verbalizers/rules/comparisons-and-aggregates", test_rules_comparisons_and_aggregates);
   g_test_add_func ("/verbalizers/rules/roles", test_rules_roles);
   g_test_add_func ("/verbalizers/rules/noun-phrases", test_rules_noun_phrases);
+  g_test_add_func ("/verbalizers/rules/orm-names", test_rules_orm_names);
   g_test_add_func ("/verbalizers/rules/code-keys", test_rules_code_keys);
   g_test_add_func ("/verbalizers/rules/schema", test_rules_schema);
   g_test_add_func ("/verbalizers/rules/deterministic", test_rules_deterministic);
