@@ -199,6 +199,8 @@ grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
     return shaped;
   if (missing == n && (shaped = grammar_match_answer_judge_candidates (matcher, match, score)) != NULL)
     return shaped;
+  if (missing == n && (shaped = grammar_match_answer_judge_units (matcher, match, score)) != NULL)
+    return shaped;
 
   if (missing == n)
     {

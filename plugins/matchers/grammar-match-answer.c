@@ -539,6 +539,307 @@ grammar_match_answer_only_candidates (GrammarMatchText *response,
   return TRUE;
 }
 
+
+/* ---- identifiers ---- */
+
+/* Tokens @from to the end of @value occur at @at of @response, none of
+ * them masked (or refused when @skip_refused). */
+static gboolean
+tail_at (GrammarMatchText *response,
+         guint             at,
+         GrammarMatchText *value,
+         guint             from,
+         gboolean          skip_refused)
+{
+  guint n = grammar_match_text_get_length (value);
+
+  if (from >= n || at + (n - from) > grammar_match_text_get_length (response))
+    return FALSE;
+  for (guint k = from; k < n; k++)
+    if (!g_str_equal (token (response, at + k - from), token (value, k)) ||
+        grammar_match_text_is_excluded (response, at + k - from, skip_refused))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+is_url (const char *base)
+{
+  return g_ascii_strncasecmp (base, "http://", 7) == 0 || g_ascii_strncasecmp (base, "https://", 8) == 0;
+}
+
+/* An identifier written as one word that must be found whole: an email,
+ * a URL, a path or a code with "/", "@" or "_", a code with digits and
+ * "-" or ".", a lower-case name with "-" or "." (a user or host name).
+ * A capitalised name with a hyphen (Müller-Lüdenscheidt) is no unit. */
+static gboolean
+is_unit (GrammarMatchText *value)
+{
+  g_autofree char *base = g_strstrip (g_strdup (grammar_match_text_get_base (value)));
+  gboolean digit = FALSE, upper = FALSE, inner = FALSE, strong = FALSE;
+
+  if (grammar_match_text_get_length (value) < 2 || grammar_match_text_get_full_date (value) != NULL)
+    return FALSE;
+  for (const char *p = base; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || (c == ':' && !is_url (base)))
+        return FALSE;
+      if (g_unichar_isdigit (c))
+        digit = TRUE;
+      else if (g_unichar_isupper (c))
+        upper = TRUE;
+      else if (c == '@' || c == '/' || c == '_')
+        strong = TRUE;
+      else if ((c == '-' || c == '.') && p != base && p[1] != '\0')
+        inner = TRUE;
+    }
+  return strong || (inner && (digit || !upper));
+}
+
+/* The word of @base around @start..@end: out to the spaces, brackets
+ * and quotes (so before a possessive "'s"), without the punctuation
+ * that ends a sentence. */
+static char *
+word_around (const char *base,
+             gsize       start,
+             gsize       end)
+{
+  static const char openers[] = " \t\n([{<\"'`";
+  static const char closers[] = " \t\n)]}>\"'`,;!?";
+  gsize length = strlen (base);
+
+  while (start > 0 && strchr (openers, base[start - 1]) == NULL)
+    start--;
+  while (end < length && strchr (closers, base[end]) == NULL)
+    end++;
+  while (end > start && (base[end - 1] == '.' || base[end - 1] == ':'))
+    end--;
+  return g_utf8_casefold (base + start, (gssize) (end - start));
+}
+
+/* A URL without its scheme and final slash, case folded. */
+static char *
+url_key (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  const char *p = folded;
+  gsize n;
+
+  if (g_str_has_prefix (p, "https://"))
+    p += 8;
+  else if (g_str_has_prefix (p, "http://"))
+    p += 7;
+  n = strlen (p);
+  while (n > 0 && p[n - 1] == '/')
+    n--;
+  return g_strndup (p, n);
+}
+
+/* Value @value, a unit (is_unit()), written whole in @response: the
+ * word around an occurrence of its tokens is the value (a URL also
+ * without its scheme or final slash). @written: that word, or the
+ * first word that held the tokens without being the value. */
+static gboolean
+find_unit (GrammarMatchText *response,
+           GrammarMatchText *value,
+           gboolean          skip_refused,
+           char            **written)
+{
+  g_autofree char *whole = g_strstrip (g_strdup (grammar_match_text_get_base (value)));
+  g_autofree char *folded = g_utf8_casefold (whole, -1);
+  gboolean url = is_url (whole);
+  g_autofree char *key = url ? url_key (whole) : NULL;
+  guint n = grammar_match_text_get_length (value);
+
+  for (guint from = 0; from <= (url ? 1u : 0u); from++)
+    for (guint at = 0; at < grammar_match_text_get_length (response); at++)
+      {
+        gsize start, end, unused;
+        g_autofree char *word = NULL;
+        gboolean same;
+
+        if (!tail_at (response, at, value, from, skip_refused))
+          continue;
+        grammar_match_text_get_span (response, at, &start, &unused);
+        grammar_match_text_get_span (response, at + n - from - 1, &unused, &end);
+        word = word_around (grammar_match_text_get_base (response), start, end);
+        if (url)
+          {
+            g_autofree char *word_key = url_key (word);
+
+            same = g_str_equal (word_key, key);
+          }
+        else
+          same = g_str_equal (word, folded);
+        if (same || (written != NULL && *written == NULL))
+          {
+            if (written != NULL)
+              {
+                g_free (*written);
+                *written = g_steal_pointer (&word);
+              }
+            if (same)
+              return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+/* "+44 20 7946 0321", "978-0-14-311548-1", "07700 900461": digits and
+ * the signs that group them, at least seven digits; @digits gets the
+ * digits, @plus whether it opens with "+". */
+static gboolean
+digit_run (const char *text,
+           gsize       length,
+           GString    *digits,
+           gboolean   *plus)
+{
+  g_string_truncate (digits, 0);
+  *plus = length > 0 && text[0] == '+';
+  for (gsize k = 0; k < length; k++)
+    if (g_ascii_isdigit (text[k]))
+      g_string_append_c (digits, text[k]);
+    else if (strchr (" -./()+", text[k]) == NULL || (text[k] == '+' && k > 0))
+      return FALSE;
+  return digits->len >= 7;
+}
+
+/* The same number: the same digits, or a country code (+44 20…) for
+ * the trunk 0 of the national form (020…), or for nothing (+1 555… for
+ * 555…). */
+static gboolean
+same_phone (GString  *a,
+            gboolean  a_plus,
+            GString  *b,
+            gboolean  b_plus)
+{
+  if (g_str_equal (a->str, b->str))
+    return TRUE;
+  if (a_plus == b_plus)
+    return FALSE;
+  if (b_plus)
+    return same_phone (b, b_plus, a, a_plus);
+  for (gsize cc = 1; cc <= 3 && cc < a->len; cc++)
+    if ((b->str[0] == '0' && g_str_equal (a->str + cc, b->str + 1)) || g_str_equal (a->str + cc, b->str))
+      return TRUE;
+  return FALSE;
+}
+
+/* A value of digits and grouping signs (a phone number, an ISBN) is in
+ * the response when a run of digits and such signs there has the same
+ * digits, grouped in any way. */
+static gboolean
+find_digits (GrammarMatchText *response,
+             GrammarMatchText *value,
+             gboolean          skip_refused,
+             char            **written)
+{
+  g_autofree char *whole = g_strstrip (g_strdup (grammar_match_text_get_base (value)));
+  g_autoptr (GString) wanted = g_string_new (NULL);
+  g_autoptr (GString) found = g_string_new (NULL);
+  const char *base = grammar_match_text_get_base (response);
+  gboolean wanted_plus, found_plus;
+
+  if (grammar_match_text_get_length (value) < 2 || !digit_run (whole, strlen (whole), wanted, &wanted_plus))
+    return FALSE;
+  for (const char *p = base; *p != '\0'; )
+    {
+      const char *start = p, *end = p, *q;
+
+      if (!g_ascii_isdigit (*p) && !((*p == '+' || *p == '(') && g_ascii_isdigit (p[1])))
+        {
+          p++;
+          continue;
+        }
+      /* digits, and signs between them: a sign or two, then a digit */
+      for (q = p; *q != '\0'; q++)
+        {
+          if (g_ascii_isdigit (*q))
+            end = q + 1;
+          else if (strchr (" -./()+", *q) == NULL ||
+                   !(g_ascii_isdigit (q[1]) || (q[1] != '\0' && strchr (" -()", q[1]) != NULL && g_ascii_isdigit (q[2]))))
+            break;
+        }
+      p = q > p ? q : p + 1;
+      if (!digit_run (start, end - start, found, &found_plus) || !same_phone (wanted, wanted_plus, found, found_plus))
+        continue;
+      for (guint i = 0; i < grammar_match_text_get_length (response); i++)
+        {
+          gsize s, e;
+
+          grammar_match_text_get_span (response, i, &s, &e);
+          if (s < (gsize) (end - base) && e > (gsize) (start - base) &&
+              grammar_match_text_is_excluded (response, i, skip_refused))
+            goto next;
+        }
+      *written = g_strndup (start, end - start);
+      return TRUE;
+    next:
+      ;
+    }
+  return FALSE;
+}
+
+static const char * const titles[] = { "dr", "mr", "mrs", "ms", "prof", "sir", "dame", NULL };
+
+/* "Dr. Zoë Lefèvre" is "Zoë Lefèvre"; "https://www.x.example" is
+ * "www.x.example": a value found without its title or scheme. */
+static gboolean
+find_without_first (GrammarMatchText *response,
+                    GrammarMatchText *value,
+                    gboolean          skip_refused,
+                    char            **written)
+{
+  g_autofree char *whole = g_strstrip (g_strdup (grammar_match_text_get_base (value)));
+  guint n = grammar_match_text_get_length (value);
+
+  if (n < 3 || is_url (whole) || !in_list (token (value, 0), titles))
+    return FALSE;
+  for (guint at = 0; at < grammar_match_text_get_length (response); at++)
+    if (tail_at (response, at, value, 1, skip_refused))
+      {
+        *written = span_text (response, at, at + n - 2);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* "2023-06-01 09:15:00": a timestamp, found as its day and its hour
+ * and minute ("1 June 2023 at 09:15"); the seconds may be left out. A
+ * day without the time is not the value, as doc/matchers.md says. */
+static gboolean
+find_timestamp (GrammarMatchText *response,
+                GrammarMatchText *value,
+                gboolean          skip_refused,
+                char            **written)
+{
+  g_autoptr (GRegex) stamp = g_regex_new ("^\\s*(\\d{4}-\\d{2}-\\d{2})[ T](\\d{2}:\\d{2})(?::\\d{2}(?:\\.\\d+)?)?"
+                                          "(?:Z|[+-]\\d{2}:?\\d{2})?\\s*$", 0, 0, NULL);
+  g_autoptr (GMatchInfo) info = NULL;
+  g_autofree char *day = NULL;
+  g_autofree char *time = NULL;
+  g_autoptr (GrammarMatchText) day_text = NULL;
+  g_autoptr (GrammarMatchText) time_text = NULL;
+  GrammarMatchOptions options = { FALSE, NULL, NULL };
+  gssize at, at_time;
+
+  if (!g_regex_match (stamp, grammar_match_text_get_base (value), 0, &info))
+    return FALSE;
+  day = g_match_info_fetch (info, 1);
+  time = g_match_info_fetch (info, 2);
+  day_text = grammar_match_text_new (day, &options);
+  time_text = grammar_match_text_new (time, &options);
+  if ((at = grammar_match_text_find (response, day_text, 0, skip_refused)) < 0 ||
+      (at_time = grammar_match_text_find (response, time_text, 0, skip_refused)) < 0)
+    return FALSE;
+  *written = span_text (response, (guint) MIN (at, at_time),
+                        (guint) MAX (at + grammar_match_text_get_length (day_text),
+                                     at_time + grammar_match_text_get_length (time_text)) - 1);
+  return TRUE;
+}
+
 /* ---- dates ---- */
 
 /**
@@ -597,8 +898,14 @@ grammar_match_answer_found_otherwise (const GrammarTextMatch  *match,
   *written = NULL;
   if (grammar_match_text_get_length (value) == 0)
     return FALSE;
-  if (grammar_match_answer_find_number (match->response, value, match->refusals, written))
+  if (grammar_match_answer_find_number (match->response, value, match->refusals, written) ||
+      find_digits (match->response, value, match->refusals, written) ||
+      find_without_first (match->response, value, match->refusals, written) ||
+      find_timestamp (match->response, value, match->refusals, written))
     return TRUE;
+  if (is_unit (value) && find_unit (match->response, value, match->refusals, written))
+    return TRUE;
+  g_clear_pointer (written, g_free);
   if (day == NULL ||
       (asked = grammar_match_answer_asked_precision (grammar_record_get_text (match->record))) ==
         GRAMMAR_DATE_PRECISION_DAY)
@@ -648,6 +955,42 @@ grammar_match_answer_judge_truth (GrammarTextMatcher     *matcher,
                                          truth ? "yes" : "no", said, quoted);
   return grammar_text_matcher_verdict (matcher, GRAMMAR_VERDICT_INCORRECT, 0.0, "the response says %s (“%s”) for %s",
                                        truth ? "no" : "yes", said, quoted);
+}
+
+/**
+ * grammar_match_answer_judge_units:
+ * @matcher: the matcher, for the verdict
+ * @match: a record whose values were all found
+ * @score: the score of the verdict
+ *
+ * Returns: (transfer full) (nullable): an incorrect verdict when a
+ *   value that is one word (an email, a URL, a user name, a code) is in
+ *   the response only as a part of another word: "x@mail.example" in
+ *   "x@mail.example.org", "quinn_harlow" in "quinn.harlow"; otherwise
+ *   %NULL
+ */
+GrammarVerdict *
+grammar_match_answer_judge_units (GrammarTextMatcher     *matcher,
+                                  const GrammarTextMatch *match,
+                                  double                  score)
+{
+  for (guint i = 0; i < match->value_texts->len; i++)
+    {
+      GrammarMatchText *value = g_ptr_array_index (match->value_texts, i);
+      g_autofree char *written = NULL;
+      g_autofree char *quoted = NULL;
+      g_autofree char *other = NULL;
+
+      if (!is_unit (value) || find_unit (match->response, value, match->refusals, &written) ||
+          find_digits (match->response, value, match->refusals, &other))
+        continue;
+      quoted = grammar_text_matcher_quote (g_ptr_array_index (match->values, i));
+      if (written == NULL)
+        continue;
+      return grammar_text_matcher_verdict (matcher, GRAMMAR_VERDICT_INCORRECT, score,
+                                           "missing %s as a whole: the response has “%s”", quoted, written);
+    }
+  return NULL;
 }
 
 /**

@@ -43,6 +43,9 @@ gboolean             grammar_match_answer_found_otherwise (const GrammarTextMatc
                                                       char                   **written);
 GrammarVerdict      *grammar_match_answer_judge_truth (GrammarTextMatcher     *matcher,
                                                       const GrammarTextMatch *match);
+GrammarVerdict      *grammar_match_answer_judge_units (GrammarTextMatcher     *matcher,
+                                                      const GrammarTextMatch *match,
+                                                      double                  score);
 GrammarVerdict      *grammar_match_answer_judge_candidates (GrammarTextMatcher     *matcher,
                                                       const GrammarTextMatch *match,
                                                       double                  score);
