@@ -390,7 +390,19 @@ grammar_match_answer_find_number (GrammarMatchText *response,
       if (last >= 0)
         {
           if (written != NULL)
-            *written = span_text (response, i, (guint) last);
+            {
+              gsize start, end, unused;
+
+              grammar_match_text_get_span (response, i, &start, &unused);
+              grammar_match_text_get_span (response, (guint) last, &unused, &end);
+              /* the percent sign is no token: "8%" */
+              while (grammar_match_text_get_base (response)[end] == ' ' &&
+                     grammar_match_text_get_base (response)[end + 1] == '%')
+                end++;
+              if (grammar_match_text_get_base (response)[end] == '%')
+                end++;
+              *written = g_strndup (grammar_match_text_get_base (response) + start, end - start);
+            }
           return TRUE;
         }
     }
@@ -490,7 +502,7 @@ is_alternative (GrammarMatchText *response,
   if ((guint) after < grammar_match_text_get_length (response))
     {
       grammar_match_text_get_span (response, (guint) after, &next_start, &unused);
-      if (memchr (base + end, ',', next_start - end) != NULL && comparable (response, after) &&
+      if (next_start > end && memchr (base + end, ',', next_start - end) != NULL && comparable (response, after) &&
           !another_value_at (response, value_texts, i, after, FALSE))
         for (gssize k = after + 1; k <= after + 4; k++)
           if (token_is (response, k, "or"))
@@ -616,6 +628,9 @@ word_around (const char *base,
     end++;
   while (end > start && (base[end - 1] == '.' || base[end - 1] == ':'))
     end--;
+  /* the apostrophe of a possessive joins its word: "ops-team's" */
+  if (end >= start + 2 && base[end - 2] == '\'' && (base[end - 1] == 's' || base[end - 1] == 'S'))
+    end -= 2;
   return g_utf8_casefold (base + start, (gssize) (end - start));
 }
 
