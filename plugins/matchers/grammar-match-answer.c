@@ -19,6 +19,17 @@
  *   "Candidates: X, Y") is no answer: the response hedges between it and
  *   others. An alternative that is itself another value of the answer
  *   ("write to A or B", both true) is no hedge;
+ * - identifiers: a value written as one word (an email, a URL, a user
+ *   name, a code: see is_unit()) is found as a whole word, never as a
+ *   part of a longer one ("x@mail.example" is not in
+ *   "x@mail.example.org", "quinn_harlow" not in "quinn.harlow"), a URL
+ *   also without its scheme or final slash; a whole word is the value
+ *   even where a name the query asks about is inside it; a value of
+ *   digits and grouping signs (a phone number, an ISBN) is found with
+ *   the same digits grouped otherwise, and "+44 20…" as "020…"; a name
+ *   without its title ("Dr."); German umlauts spelled out ("Mueller");
+ * - times: a timestamp as its day and its hour and minute; a time of
+ *   day on the twelve-hour clock ("1pm" for 13:00);
  * - dates: a question that asks for a year or a month ("In which
  *   year…", "what month…") accepts a full date written at that precision.
  *
@@ -555,22 +566,30 @@ grammar_match_answer_only_candidates (GrammarMatchText *response,
 /* ---- identifiers ---- */
 
 /* Tokens @from to the end of @value occur at @at of @response, none of
- * them masked (or refused when @skip_refused). */
+ * them refused when @skip_refused, nor masked unless @whole: an
+ * identifier found as a whole word (find_unit()) is the value, not a
+ * part of a name the query asks about. */
 static gboolean
 tail_at (GrammarMatchText *response,
          guint             at,
          GrammarMatchText *value,
          guint             from,
-         gboolean          skip_refused)
+         gboolean          skip_refused,
+         gboolean          whole)
 {
   guint n = grammar_match_text_get_length (value);
 
   if (from >= n || at + (n - from) > grammar_match_text_get_length (response))
     return FALSE;
   for (guint k = from; k < n; k++)
-    if (!g_str_equal (token (response, at + k - from), token (value, k)) ||
-        grammar_match_text_is_excluded (response, at + k - from, skip_refused))
-      return FALSE;
+    {
+      guint i = at + k - from;
+
+      if (!g_str_equal (token (response, i), token (value, k)) ||
+          (whole ? skip_refused && grammar_match_text_is_refused (response, i)
+                 : grammar_match_text_is_excluded (response, i, skip_refused)))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -675,7 +694,7 @@ find_unit (GrammarMatchText *response,
         g_autofree char *word = NULL;
         gboolean same;
 
-        if (!tail_at (response, at, value, from, skip_refused))
+        if (!tail_at (response, at, value, from, skip_refused, TRUE))
           continue;
         grammar_match_text_get_span (response, at, &start, &unused);
         grammar_match_text_get_span (response, at + n - from - 1, &unused, &end);
@@ -813,7 +832,7 @@ find_without_first (GrammarMatchText *response,
   if (n < 3 || is_url (whole) || !in_list (token (value, 0), titles))
     return FALSE;
   for (guint at = 0; at < grammar_match_text_get_length (response); at++)
-    if (tail_at (response, at, value, 1, skip_refused))
+    if (tail_at (response, at, value, 1, skip_refused, FALSE))
       {
         *written = span_text (response, at, at + n - 2);
         return TRUE;
@@ -852,6 +871,85 @@ find_timestamp (GrammarMatchText *response,
   *written = span_text (response, (guint) MIN (at, at_time),
                         (guint) MAX (at + grammar_match_text_get_length (day_text),
                                      at_time + grammar_match_text_get_length (time_text)) - 1);
+  return TRUE;
+}
+
+
+/* "13:00" is "1pm", "09:30" is "9:30 a.m.": a time of day, found on the
+ * twelve-hour clock. */
+static gboolean
+find_twelve_hour (GrammarMatchText *response,
+                  GrammarMatchText *value,
+                  gboolean          skip_refused,
+                  char            **written)
+{
+  g_autoptr (GRegex) clock = g_regex_new ("^\\s*(\\d{1,2}):(\\d{2})(?::00)?\\s*$", 0, 0, NULL);
+  g_autoptr (GMatchInfo) info = NULL;
+  g_autofree char *hour_text = NULL;
+  g_autofree char *minute_text = NULL;
+  g_autofree char *hour = NULL;
+  g_autofree char *minute = NULL;
+  const char *half;
+  int h, m;
+  guint n = grammar_match_text_get_length (response);
+
+  if (!g_regex_match (clock, grammar_match_text_get_base (value), 0, &info))
+    return FALSE;
+  hour_text = g_match_info_fetch (info, 1);
+  minute_text = g_match_info_fetch (info, 2);
+  h = atoi (hour_text), m = atoi (minute_text);
+  if (h > 23 || m > 59)
+    return FALSE;
+  half = h < 12 ? "am" : "pm";
+  hour = g_strdup_printf ("%d", h % 12 == 0 ? 12 : h % 12);
+  minute = g_strdup_printf ("%d", m);
+  for (guint i = 0; i < n; i++)
+    {
+      guint k = i + 1;
+
+      if (!token_is (response, i, hour) || grammar_match_text_is_excluded (response, i, skip_refused))
+        continue;
+      /* "9:30": the minutes (a canonical number: "00" is "0") */
+      if (token_is (response, k, minute) && is_number (token (response, k)) && k < n)
+        k++;
+      else if (m != 0)
+        continue;
+      if (token_is (response, k, half) ||
+          (token_is (response, k, half[0] == 'a' ? "a" : "p") && token_is (response, k + 1, "m")))
+        {
+          *written = span_text (response, i, token_is (response, k, half) ? k : k + 1);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* "Müller" is also written "Mueller": German umlauts and ß spelled
+ * out. */
+static gboolean
+find_spelled_out (GrammarMatchText *response,
+                  const char       *value,
+                  gboolean          skip_refused,
+                  char            **written)
+{
+  static const struct { const char *letter; const char *spelled; } umlauts[] = {
+    { "ä", "ae" }, { "ö", "oe" }, { "ü", "ue" }, { "Ä", "Ae" }, { "Ö", "Oe" }, { "Ü", "Ue" }, { "ß", "ss" },
+  };
+  g_autofree char *composed = g_utf8_normalize (value, -1, G_NORMALIZE_NFC);
+  g_autoptr (GString) spelled = g_string_new (composed);
+  g_autoptr (GrammarMatchText) text = NULL;
+  GrammarMatchOptions options = { FALSE, NULL, NULL };
+  guint replaced = 0;
+  gssize at;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (umlauts); i++)
+    replaced += g_string_replace (spelled, umlauts[i].letter, umlauts[i].spelled, 0);
+  if (replaced == 0)
+    return FALSE;
+  text = grammar_match_text_new (spelled->str, &options);
+  if (grammar_match_text_get_length (text) == 0 || (at = grammar_match_text_find (response, text, 0, skip_refused)) < 0)
+    return FALSE;
+  *written = span_text (response, (guint) at, (guint) at + grammar_match_text_get_length (text) - 1);
   return TRUE;
 }
 
@@ -916,7 +1014,9 @@ grammar_match_answer_found_otherwise (const GrammarTextMatch  *match,
   if (grammar_match_answer_find_number (match->response, value, match->refusals, written) ||
       find_digits (match->response, value, match->refusals, written) ||
       find_without_first (match->response, value, match->refusals, written) ||
-      find_timestamp (match->response, value, match->refusals, written))
+      find_timestamp (match->response, value, match->refusals, written) ||
+      find_twelve_hour (match->response, value, match->refusals, written) ||
+      find_spelled_out (match->response, g_ptr_array_index (match->values, i), match->refusals, written))
     return TRUE;
   if (is_unit (value) && find_unit (match->response, value, match->refusals, written))
     return TRUE;
