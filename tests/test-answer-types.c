@@ -10,8 +10,9 @@
  * at least 97 % of the labels; the disagreements are printed.
  *
  * Until the query-name masking fix of issue 24 is in the tree (probed
- * with its own example: an email that holds the person's name asked
- * about), the cases whose verdict masking changes are counted apart.
+ * with its own example: "Margit Halvorsen Foundation" asked about
+ * Margit Halvorsen), the cases whose verdict masking changes are
+ * counted apart.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -50,17 +51,19 @@ judge (GrammarMatcher *matcher,
   return grammar_verdict_get_kind (verdict);
 }
 
-/* The issue's own case: the answer is an email that holds the name the
- * question asks about. */
+/* The issue's own case: the answer holds the name the question asks
+ * about ("Margit Halvorsen Foundation" asked about Margit Halvorsen). An
+ * email that holds the name says nothing here: an identifier found as a
+ * whole word is the value whatever the masking (grammar-match-answer.c). */
 static gboolean
 masking_fixed (GrammarMatcher *contains)
 {
   g_autoptr (GrammarRecord) record = grammar_record_new ();
-  g_autoptr (JsonNode) answer = json_from_string ("[[\"margit.halvorsen@kestrelridge.example\"]]", NULL);
+  g_autoptr (JsonNode) answer = json_from_string ("[[\"Margit Halvorsen Foundation\"]]", NULL);
 
-  grammar_record_set_text (record, "Email for 'Margit Halvorsen'");
+  grammar_record_set_text (record, "Which foundation did 'Margit Halvorsen' set up?");
   grammar_record_set_answer (record, answer);
-  grammar_record_set_response (record, "Their email address is margit.halvorsen@kestrelridge.example.");
+  grammar_record_set_response (record, "Margit Halvorsen set up the Margit Halvorsen Foundation.");
   return judge (contains, record, NULL) == GRAMMAR_VERDICT_CORRECT;
 }
 

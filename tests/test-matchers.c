@@ -583,6 +583,9 @@ test_contains_candidates (void)
     { "[[\"a@x.example\"]]", "Write to a@x.example or call us.", C, NULL },
     { "[[\"Lisbon\"], [\"Porto\"]]", "Lisbon or Porto, both.", C, NULL },
     { "[[\"Lisbon\"]]", "Lisbon or Porto? It is Lisbon.", C, NULL },
+    /* a guess after a refusal, worded "looks like" or "usually" */
+    { "[[\"k.ito\"]]", "I can't see the accounts, but names there usually look like k.ito.", I, "refusal" },
+    { "[[\"Lisbon\"]]", "The office looks like it is in Lisbon.", C, NULL },
   };
   g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
 
@@ -613,6 +616,18 @@ test_contains_identifiers (void)
     { "[[\"Prof. Ana Lima\"]]", "It is Ana Silva.", I, NULL },
     { "[[\"2022-03-08 16:45:00\"]]", "It opened on 8 March 2022 at 16:45.", C, NULL },
     { "[[\"2022-03-08 16:45:00\"]]", "It opened on 8 March 2022 at 17:45.", I, NULL },
+    { "[[\"2022-03-08 16:45:00\"]]", "It opened on 8 March 2022.", I, NULL },
+    { "[[\"17:30\"]]", "It closes at 5:30 pm.", C, NULL },
+    { "[[\"17:30\"]]", "It closes at 5:30 am.", I, NULL },
+    { "[[\"08:00\"]]", "It opens at 8 a.m.", C, NULL },
+    { "[[\"08:00\"]]", "It opens at 8 pm.", I, NULL },
+    { "[[\"Björn Groß\"]]", "It was Bjoern Gross.", C, NULL },
+    { "[[\"Björn Groß\"]]", "It was Bjorn Gross.", C, NULL },
+    { "[[\"Björn Groß\"]]", "It was Bjoern Grosz.", I, NULL },
+    /* an identifier found whole is the value, even holding the name asked about */
+    { "[[\"ana.lima@uni.example\"]]", "Ana Lima's address is ana.lima@uni.example.", C, NULL,
+      "Email of 'Ana Lima'" },
+    { "[[\"ana.lima@uni.example\"]]", "Write to Ana Lima at the university.", I, NULL, "Email of 'Ana Lima'" },
   };
   g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
 
