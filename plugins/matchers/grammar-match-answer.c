@@ -630,18 +630,24 @@ is_unit (GrammarMatchText *value)
 }
 
 /* The word of @base around @start..@end: out to the spaces, brackets
- * and quotes (so before a possessive "'s"), without the punctuation
- * that ends a sentence. */
+ * and quotes (so before a possessive "'s"), and on the left also to an
+ * "@", "/" or ":" ("contact@kumo-robotics.example" holds the domain
+ * "kumo-robotics.example", "mailto:a@b.example" the email), without the
+ * punctuation that ends a sentence. */
 static char *
 word_around (const char *base,
              gsize       start,
-             gsize       end)
+             gsize       end,
+             char        lead)
 {
-  static const char openers[] = " \t\n([{<\"'`";
-  static const char closers[] = " \t\n)]}>\"'`,;!?";
+  static const char openers[] = " \t\n([{<\"'`@/:";
+  static const char closers[] = " \t\n)]}>\"'`,;!?@";
   gsize length = strlen (base);
 
   while (start > 0 && strchr (openers, base[start - 1]) == NULL)
+    start--;
+  /* a value that opens with the sign: "@beanstalk.cafe" */
+  if (start > 0 && lead != '\0' && base[start - 1] == lead)
     start--;
   while (end < length && strchr (closers, base[end]) == NULL)
     end++;
@@ -651,6 +657,18 @@ word_around (const char *base,
   if (end >= start + 2 && base[end - 2] == '\'' && (base[end - 1] == 's' || base[end - 1] == 'S'))
     end -= 2;
   return g_utf8_casefold (base + start, (gssize) (end - start));
+}
+
+/* One of @chars is in the @length bytes of @text. */
+static gboolean
+strpbrk_n (const char *text,
+           gsize       length,
+           const char *chars)
+{
+  for (gsize k = 0; k < length; k++)
+    if (strchr (chars, text[k]) != NULL && text[k] != '\0')
+      return TRUE;
+  return FALSE;
 }
 
 /* A URL without its scheme and final slash, case folded. */
@@ -698,7 +716,19 @@ find_unit (GrammarMatchText *response,
           continue;
         grammar_match_text_get_span (response, at, &start, &unused);
         grammar_match_text_get_span (response, at + n - from - 1, &unused, &end);
-        word = word_around (grammar_match_text_get_base (response), start, end);
+        if (strpbrk_n (grammar_match_text_get_base (response) + start, end - start, " \t\n"))
+          {
+            /* Words in prose ("Lena Vogt" for lena.vogt): the tokens
+             * decide, as for any value, masks included. */
+            same = TRUE;
+            for (guint k = at; k < at + n - from; k++)
+              same = same && !grammar_match_text_is_excluded (response, k, skip_refused);
+            if (same)
+              return TRUE;
+            continue;
+          }
+        word = word_around (grammar_match_text_get_base (response), start, end,
+                            strchr ("@/:", folded[0]) != NULL ? folded[0] : '\0');
         if (url)
           {
             g_autofree char *word_key = url_key (word);
