@@ -1048,8 +1048,12 @@ grammar_match_answer_found_otherwise (const GrammarTextMatch  *match,
       find_twelve_hour (match->response, value, match->refusals, written) ||
       find_spelled_out (match->response, g_ptr_array_index (match->values, i), match->refusals, written))
     return TRUE;
+  /* a whole word is the value as written: the reason needs no "as" */
   if (is_unit (value) && find_unit (match->response, value, match->refusals, written))
-    return TRUE;
+    {
+      g_clear_pointer (written, g_free);
+      return TRUE;
+    }
   g_clear_pointer (written, g_free);
   if (day == NULL ||
       (asked = grammar_match_answer_asked_precision (grammar_record_get_text (match->record))) ==
