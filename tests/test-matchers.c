@@ -627,6 +627,153 @@ test_contains_names_in_answers (void)
   }
 }
 
+/* What the kind of an answer asks (grammar-match-answer.c). */
+static void
+test_contains_truth_values (void)
+{
+  static const Case cases[] = {
+    { "[[true]]", "Yes, the room is booked.", C, "says yes", "Is room 12 booked?" },
+    { "[[true]]", "No, it is free.", I, "says no", "Is room 12 booked?" },
+    { "[[false]]", "No.", C, NULL, "Is room 14 booked?" },
+    { "[[false]]", "The room isn't booked this week.", C, NULL, "Is room 14 booked?" },
+    { "[[1]]", "Yes, it is.", C, NULL, "Does the shop deliver on Sundays?" },
+    { "[[0]]", "Yes, it is.", I, NULL, "Does the shop deliver on Sundays?" },
+    { "[[0]]", "The title is out of print.", C, NULL, "Is the title in print?" },
+    { "[[\"N\"]]", "Not any more.", C, NULL, "Has the order shipped?" },
+    { "[[true]]", "The flag is true.", C, NULL, "Flag of order 7" },
+    { "[[true]]", "false", I, NULL, "Flag of order 7" },
+    { "[[true]]", "The patient has a pacemaker.", C, "affirms", "Does the patient have a pacemaker?" },
+    { "[[true]]", "Yes or no, depending on the ward.", I, "both", "Is the bed free?" },
+    { "[[true]]", "I'm sorry, I couldn't find that.", I, "refusal", "Is the bed free?" },
+    /* 1 and 0 are numbers unless the question asks yes or no */
+    { "[[1]]", "There is 1 copy left.", C, NULL, "How many copies are left?" },
+    { "[[1]]", "Yes, there are some.", I, NULL, "How many copies are left?" },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_number_forms (void)
+{
+  static const Case cases[] = {
+    { "[[0.08]]", "The fee is 8% of the order.", C, "as “8%”" },
+    { "[[0.08]]", "The fee is 8 per cent.", C, NULL },
+    { "[[0.08]]", "The fee is 80%.", I, NULL },
+    { "[[32.5]]", "It is 32.5%.", C, NULL },
+    { "[[4300000]]", "Sales were 4.3 million.", C, "as “4.3 million”" },
+    { "[[4300000]]", "Sales were 4.3 billion.", I, NULL },
+    { "[[4.3]]", "Sales were 4.3 billion.", C, NULL },
+    { "[[72000]]", "She earns 72k.", C, NULL },
+    { "[[2.3333333333333335]]", "The average is 2.33.", C, NULL },
+    { "[[2.3333333333333335]]", "The average is 2.34.", I, NULL },
+    { "[[2.3333333333333335]]", "The average is 2.", I, NULL },
+    { "[[19.99]]", "It costs 20.0.", I, NULL },
+    { "[[-40]]", "The account lost 40 last week.", C, NULL },
+    { "[[-40]]", "Membership fell by 40.", C, NULL },
+    { "[[-40]]", "The lake is 40 m below the road.", C, NULL },
+    { "[[-40]]", "It is minus 40 outside.", C, NULL },
+    { "[[-40]]", "It went down to 40.", I, NULL },
+    { "[[-40]]", "It rose by 40.", I, NULL },
+    { "[[-40]]", "The balance is -€40.", C, NULL },
+    { "[[-3]]", "The server runs on UTC-3.", C, NULL },
+    { "[[3]]", "The server runs on UTC-3.", I, NULL },
+    { "[[1999.5]]", "Es kostet 1.999,50 €.", C, NULL },
+    { "[[31250.4]]", "Le total est 31 250,40 €.", C, NULL },
+    { "[[12.5]]", "Rooms 12,5 and 7.", I, NULL },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_candidates (void)
+{
+  static const Case cases[] = {
+    { "[[\"Lisbon\"]]", "It is either Lisbon or Porto.", I, "candidates" },
+    { "[[\"Lisbon\"]]", "Lisbon or Porto.", I, "candidates" },
+    { "[[\"Porto\"]]", "It might be Lisbon, Braga or Porto.", I, "candidates" },
+    { "[[\"Lisbon\"]]", "It might be Lisbon, Braga or Porto.", I, "candidates" },
+    { "[[\"Lisbon\"]]", "Lisbon, or possibly Porto.", I, "candidates" },
+    { "[[1200]]", "Somewhere between 1,100 and 1,200.", I, "candidates" },
+    { "[[\"k.ito\"]]", "Possible accounts: k.ito, kito2.", I, "candidates" },
+    { "[[\"Lisbon\"]]", "Lisbon, not Porto.", C, NULL },
+    { "[[\"Lisbon\"]]", "The office is in Lisbon or nearby.", C, NULL },
+    { "[[\"a@x.example\"]]", "Write to a@x.example or call us.", C, NULL },
+    { "[[\"Lisbon\"], [\"Porto\"]]", "Lisbon or Porto, both.", C, NULL },
+    { "[[\"Lisbon\"]]", "Lisbon or Porto? It is Lisbon.", C, NULL },
+    /* a guess after a refusal, worded "looks like" or "usually" */
+    { "[[\"k.ito\"]]", "I can't see the accounts, but names there usually look like k.ito.", I, "refusal" },
+    { "[[\"Lisbon\"]]", "The office looks like it is in Lisbon.", C, NULL },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_identifiers (void)
+{
+  static const Case cases[] = {
+    { "[[\"r.ng@shop.example\"]]", "Write to r.ng@shop.example.", C, NULL },
+    { "[[\"r.ng@shop.example\"]]", "Write to R.NG@SHOP.EXAMPLE.", C, NULL },
+    { "[[\"r.ng@shop.example\"]]", "Write to r.ng@shop.example.net.", I, "as a whole" },
+    { "[[\"r_ng@shop.example\"]]", "Write to r.ng@shop.example.", I, "as a whole" },
+    { "[[\"ops-team\"]]", "The owner is ops_team.", I, "as a whole" },
+    { "[[\"ops-team\"]]", "The owner is ops-team's lead.", C, NULL },
+    { "[[\"3.2.1\"]]", "Version 3.2.10 is deployed.", I, NULL },
+    { "[[\"3.2.1\"]]", "Version 3.2.1 is deployed.", C, NULL },
+    { "[[\"https://www.kite.example/about\"]]", "See www.kite.example/about.", C, NULL },
+    { "[[\"https://www.kite.example/about\"]]", "See <https://www.kite.example/about/>.", C, NULL },
+    { "[[\"https://www.kite.example/about\"]]", "See https://www.kite.example/about-us.", I, NULL },
+    { "[[\"Anne-Marie Dubois\"]]", "It is Anne Marie Dubois.", C, NULL },
+    { "[[\"+33 1 55 55 12 34\"]]", "Call 01 55 55 12 34.", C, "as “01 55 55 12 34”" },
+    { "[[\"+33 1 55 55 12 34\"]]", "Call 01 55 55 12 43.", I, NULL },
+    { "[[\"979-10-90636-07-1\"]]", "ISBN 9791090636071", C, NULL },
+    { "[[\"0612 345678\"]]", "Her number is 0612-345-678.", C, NULL },
+    { "[[\"Prof. Ana Lima\"]]", "It is Ana Lima.", C, NULL },
+    { "[[\"Prof. Ana Lima\"]]", "It is Ana Silva.", I, NULL },
+    { "[[\"2022-03-08 16:45:00\"]]", "It opened on 8 March 2022 at 16:45.", C, NULL },
+    { "[[\"2022-03-08 16:45:00\"]]", "It opened on 8 March 2022 at 17:45.", I, NULL },
+    { "[[\"2022-03-08 16:45:00\"]]", "It opened on 8 March 2022.", I, NULL },
+    { "[[\"17:30\"]]", "It closes at 5:30 pm.", C, NULL },
+    { "[[\"17:30\"]]", "It closes at 5:30 am.", I, NULL },
+    { "[[\"08:00\"]]", "It opens at 8 a.m.", C, NULL },
+    { "[[\"08:00\"]]", "It opens at 8 pm.", I, NULL },
+    { "[[\"Björn Groß\"]]", "It was Bjoern Gross.", C, NULL },
+    { "[[\"Björn Groß\"]]", "It was Bjorn Gross.", C, NULL },
+    { "[[\"Björn Groß\"]]", "It was Bjoern Grosz.", I, NULL },
+    /* an identifier found whole is the value, even holding the name asked about */
+    { "[[\"ana.lima@uni.example\"]]", "Ana Lima's address is ana.lima@uni.example.", C, NULL,
+      "Email of 'Ana Lima'" },
+    { "[[\"ana.lima@uni.example\"]]", "Write to Ana Lima at the university.", I, NULL, "Email of 'Ana Lima'" },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+}
+
+static void
+test_contains_date_forms (void)
+{
+  static const Case cases[] = {
+    { "[[\"2020-05-03\"]]", "It was signed on 03.05.2020.", C, NULL },
+    { "[[\"2020-05-03\"]]", "It was signed on 05.03.2020.", I, NULL },
+    { "[[\"2020-05-03\"]]", "It was signed on 5/3/2020.", C, NULL },
+    { "[[\"2020-05-03\"]]", "It was signed on 3-May-2020.", C, NULL },
+    { "[[\"2020-05-03\"]]", "It was signed on 3/May/2020.", C, NULL },
+    { "[[\"2020-05-03\"]]", "It was signed in May 2020.", I, "only at month precision", "When was it signed?" },
+    { "[[\"2020-05-03\"]]", "It was signed in May 2020.", C, "month precision", "In which month was it signed?" },
+    { "[[\"2020-05-03\"]]", "It was signed in 2020.", C, "year precision", "What year was it signed?" },
+    { "[[\"2020-05-03\"]]", "It was signed in 2019.", I, NULL, "What year was it signed?" },
+  };
+  g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
+
+  check_cases (matcher, "contains", cases, G_N_ELEMENTS (cases));
+}
+
 /* ---- what every matcher shares ---- */
 
 static void
@@ -943,6 +1090,11 @@ main (int   argc,
   g_test_add_func ("/matchers/contains/quotes", test_contains_quotes);
   g_test_add_func ("/matchers/contains/bindings", test_contains_bindings);
   g_test_add_func ("/matchers/contains/names-in-answers", test_contains_names_in_answers);
+  g_test_add_func ("/matchers/contains/truth-values", test_contains_truth_values);
+  g_test_add_func ("/matchers/contains/number-forms", test_contains_number_forms);
+  g_test_add_func ("/matchers/contains/candidates", test_contains_candidates);
+  g_test_add_func ("/matchers/contains/identifiers", test_contains_identifiers);
+  g_test_add_func ("/matchers/contains/date-forms", test_contains_date_forms);
   g_test_add_func ("/matchers/unmeasured", test_unmeasured);
   g_test_add_func ("/matchers/async", test_async);
   g_test_add_func ("/matchers/exact", test_exact);

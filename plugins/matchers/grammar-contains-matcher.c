@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "grammar-contains-matcher.h"
+#include "grammar-match-answer.h"
 
 /*
  * GrammarContainsMatcher:
@@ -152,6 +153,9 @@ grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
   GrammarContainsMatcher *self = GRAMMAR_CONTAINS_MATCHER (matcher);
   guint n = match->values->len, found = 0, missing = n;
   CoarseFind coarse = { 0, NULL };
+  g_autofree char *other = NULL;   /* how a value found in another form is written */
+  guint other_value = 0;
+  GrammarVerdict *shaped;
   g_autofree char *quoted = NULL;
   g_autofree char *refusal = NULL;
   g_autofree char *detail = NULL;
@@ -160,9 +164,13 @@ grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
   for (guint i = 0; i < n; i++)
     {
       const GrammarMatchDate *date;
+      g_autofree char *written = NULL;
 
-      if (value_found (self, match, i, &date))
+      if (value_found (self, match, i, &date) ||
+          grammar_match_answer_found_otherwise (match, i, self->hemisphere, &date, &written))
         {
+          if (written != NULL && other == NULL)
+            other = g_steal_pointer (&written), other_value = i;
           found++;
           if (date != NULL && coarse.date == NULL)
             coarse = (CoarseFind) { i, date };
@@ -172,10 +180,27 @@ grammar_contains_matcher_compare (GrammarTextMatcher     *matcher,
     }
   score = (double) found / n;
 
+  /* What the kind of the answer asks (grammar-match-answer.c): a truth
+   * value is what the response says, yes or no; a value given only as
+   * one of several candidates is no answer. */
+  if ((shaped = grammar_match_answer_judge_truth (matcher, match)) != NULL)
+    return shaped;
+  if (missing == n && (shaped = grammar_match_answer_judge_candidates (matcher, match, score)) != NULL)
+    return shaped;
+  if (missing == n && (shaped = grammar_match_answer_judge_units (matcher, match, score)) != NULL)
+    return shaped;
+
   if (missing == n)
     {
       if (coarse.date != NULL)
         detail = describe_coarse (match, &coarse);
+      else if (other != NULL)
+        {
+          g_autofree char *value = grammar_text_matcher_quote (g_ptr_array_index (match->values, other_value));
+          g_autofree char *written = grammar_text_matcher_quote (other);
+
+          detail = g_strdup_printf ("%s as %s", value, written);
+        }
       if (n > 1)
         return grammar_text_matcher_verdict (matcher, GRAMMAR_VERDICT_CORRECT, score, "found all %u values%s%s", n,
                                              detail != NULL ? ", " : "", detail != NULL ? detail : "");

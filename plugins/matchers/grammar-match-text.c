@@ -468,3 +468,51 @@ grammar_match_text_dup_date_text (GrammarMatchText       *self,
 {
   return g_strndup (self->base + date->start, date->end - date->start);
 }
+
+/**
+ * grammar_match_text_get_base:
+ * @self: a text
+ *
+ * Returns: its base text (grammar_match_base()), which token spans index
+ */
+const char *
+grammar_match_text_get_base (GrammarMatchText *self)
+{
+  return self->base;
+}
+
+/**
+ * grammar_match_text_get_span:
+ * @self: a text
+ * @i: a token position
+ * @start: (out): where token @i starts in the base text
+ * @end: (out): where it ends
+ */
+void
+grammar_match_text_get_span (GrammarMatchText *self,
+                             guint             i,
+                             gsize            *start,
+                             gsize            *end)
+{
+  GrammarMatchToken *token = &g_array_index (self->tokens, GrammarMatchToken, i);
+
+  *start = token->start;
+  *end = token->end;
+}
+
+/**
+ * grammar_match_text_is_excluded:
+ * @self: a response
+ * @i: a token position
+ * @skip_refused: also exclude refused tokens
+ *
+ * Returns: whether token @i is masked (inside a name the query asks
+ *   about), or refused when @skip_refused: no value is read from it
+ */
+gboolean
+grammar_match_text_is_excluded (GrammarMatchText *self,
+                                guint             i,
+                                gboolean          skip_refused)
+{
+  return self->masked[i] || (skip_refused && self->refused[i]);
+}

@@ -53,6 +53,14 @@ const GrammarMatchDate *grammar_match_text_find_date   (GrammarMatchText       *
                                                         gboolean                skip_refused);
 char             *grammar_match_text_dup_date_text (GrammarMatchText       *self,
                                                     const GrammarMatchDate *date);
+const char       *grammar_match_text_get_base    (GrammarMatchText        *self);
+void              grammar_match_text_get_span    (GrammarMatchText        *self,
+                                                  guint                    i,
+                                                  gsize                   *start,
+                                                  gsize                   *end);
+gboolean          grammar_match_text_is_excluded (GrammarMatchText        *self,
+                                                  guint                    i,
+                                                  gboolean                 skip_refused);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarMatchText, grammar_match_text_free)
 

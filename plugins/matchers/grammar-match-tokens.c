@@ -498,6 +498,10 @@ read_numeric_date (Pass *pass,
       const char *sep = separators[s];
       gsize la = strlen (a->text), lb = strlen (b->text), lc = strlen (c->text);
       int x, y;
+      /* Dotted dates ("07.02.2023") are day first wherever they are
+       * written (Germany, Scandinavia, Russia…); the setting is for
+       * slashes and hyphens, which the US writes month first. */
+      gboolean day_first = pass->day_first || g_str_equal (sep, ".");
 
       if (!gap_is (pass, i, sep) || !gap_is (pass, i + 1, sep))
         continue;
@@ -514,18 +518,29 @@ read_numeric_date (Pass *pass,
       *year = atoi (c->text);
       x = atoi (a->text), y = atoi (b->text);
       /* The reading the setting asks for, else the only valid one. */
-      *day = pass->day_first ? x : y;
-      *month = pass->day_first ? y : x;
+      *day = day_first ? x : y;
+      *month = day_first ? y : x;
       if (valid_date (*year, *month, *day))
         return 3;
-      *day = pass->day_first ? y : x;
-      *month = pass->day_first ? x : y;
+      *day = day_first ? y : x;
+      *month = day_first ? x : y;
       return valid_date (*year, *month, *day) ? 3 : 0;
     }
   return 0;
 }
 
-/* "1 April 2023", "1st of April, 2023", "April 1, 2023", "Apr. 1st 2023". */
+/* Raw token @k goes on into more digits after a sign ("2021-05"). */
+static gboolean
+followed_by_digits (Pass  *pass,
+                    guint  k)
+{
+  RawToken *next = raw_at (pass, k + 1);
+
+  return next != NULL && next->digits && (gap_is (pass, k, "-") || gap_is (pass, k, "/") || gap_is (pass, k, "."));
+}
+
+/* "1 April 2023", "1st of April, 2023", "April 1, 2023", "Apr. 1st 2023",
+ * "14-Sep-2021". */
 static guint
 read_word_date (Pass *pass,
                 guint i,
@@ -543,6 +558,12 @@ read_word_date (Pass *pass,
         return 0;
       return valid_date (*year, *month, *day) ? 3 : 0;
     }
+  /* "14-Sep-2021", "14/Sep/2021": the same sign on both sides */
+  if ((*day = day_of (first)) != 0 && (gap_is (pass, k, "-") || gap_is (pass, k, "/")) &&
+      (*month = month_of (raw_at (pass, k + 1) != NULL ? raw_at (pass, k + 1)->folded : "")) != 0 &&
+      gap_is (pass, k + 1, gap_is (pass, k, "-") ? "-" : "/") && (*year = year_of (raw_at (pass, k + 2))) != 0 &&
+      !followed_by_digits (pass, k + 2))
+    return valid_date (*year, *month, *day) ? 3 : 0;
   if ((*day = day_of (first)) == 0 || !gap_is_loose (pass, k))
     return 0;
   k++;
@@ -576,18 +597,75 @@ try_date (Pass *pass,
   return used;
 }
 
-/* A minus sign: "-" right before the digits, after a space, "(" or the
- * start of the text (not "1990-2000"). */
+/* Where the minus sign of the number at raw token @i is, or -1: "-"
+ * right before the digits, or before a currency sign that precedes
+ * them ("-$250"), after a space, "(" or the start of the text (not
+ * "1990-2000"); or the offset of a time zone ("UTC-5", "GMT-3"). */
+static gssize
+minus_sign (Pass  *pass,
+            guint  i)
+{
+  const char *base = pass->base;
+  gsize start = raw_at (pass, i)->start;
+  gsize sign;
+
+  if (start == 0)
+    return -1;
+  sign = start - 1;
+  if (base[sign] != '-')
+    {
+      const char *prev = g_utf8_find_prev_char (base, base + start);
+      gunichar c = prev != NULL ? g_utf8_get_char (prev) : 0;
+
+      if (prev == NULL || g_unichar_type (c) != G_UNICODE_CURRENCY_SYMBOL || prev == base || prev[-1] != '-')
+        return -1;
+      sign = (gsize) (prev - base) - 1;
+    }
+  if (i > 0 && sign == raw_at (pass, i - 1)->end && sign + 1 == start &&
+      (g_str_equal (raw_at (pass, i - 1)->folded, "utc") || g_str_equal (raw_at (pass, i - 1)->folded, "gmt")))
+    return (gssize) sign;
+  if (sign == 0 || base[sign - 1] == ' ' || base[sign - 1] == '(' || base[sign - 1] == '\n' ||
+      base[sign - 1] == '\t')
+    return (gssize) sign;
+  return -1;
+}
+
 static gboolean
 is_negative (Pass  *pass,
              guint  i)
 {
-  gsize start = raw_at (pass, i)->start;
+  return minus_sign (pass, i) >= 0;
+}
 
-  if (start == 0 || pass->base[start - 1] != '-')
-    return FALSE;
-  return start == 1 || pass->base[start - 2] == ' ' || pass->base[start - 2] == '(' ||
-         pass->base[start - 2] == '\n' || pass->base[start - 2] == '\t';
+/* "2.350,00", "18 450,75": groups of three digits after a dot or a
+ * space, then a decimal comma and one or two digits, as much of Europe
+ * writes numbers; the raw token of the fraction, or 0. Without a group
+ * ("12,50") the comma stays a separator: "1,5" may be a list. */
+static guint
+european_fraction (Pass  *pass,
+                   guint  i)
+{
+  static const char * const separators[] = { ".", " " };
+  RawToken *token = raw_at (pass, i);
+
+  if (strlen (token->text) > 3)
+    return 0;
+  for (gsize s = 0; s < G_N_ELEMENTS (separators); s++)
+    {
+      guint k = i;
+      RawToken *last;
+
+      while (gap_is (pass, k, separators[s]) && raw_at (pass, k + 1) != NULL && raw_at (pass, k + 1)->digits &&
+             strlen (raw_at (pass, k + 1)->text) == 3)
+        k++;
+      if (k == i || !gap_is (pass, k, ",") || (last = raw_at (pass, k + 1)) == NULL || !last->digits ||
+          strlen (last->text) > 2 ||
+          (raw_at (pass, k + 2) != NULL && raw_at (pass, k + 2)->digits &&
+           (gap_is (pass, k + 1, ",") || gap_is (pass, k + 1, "."))))
+        continue;
+      return k + 1;
+    }
+  return 0;
 }
 
 /* Digits, "1,000" groups and a ".5" fraction, as one canonical number. */
@@ -602,12 +680,19 @@ read_number (Pass *pass,
   gsize start = raw_at (pass, i)->start;
   guint k = i;
   gsize skip = 0, length;
+  guint european = european_fraction (pass, i);
 
-  if (integer->len <= 3)
+  if (european > 0)
+    {
+      while (k + 1 < european)
+        g_string_append (integer, raw_at (pass, ++k)->text);
+      fraction = raw_at (pass, ++k)->text;
+    }
+  else if (integer->len <= 3)
     while (gap_is (pass, k, ",") && raw_at (pass, k + 1) != NULL && raw_at (pass, k + 1)->digits &&
            strlen (raw_at (pass, k + 1)->text) == 3)
       g_string_append (integer, raw_at (pass, ++k)->text);
-  if (gap_is (pass, k, ".") && raw_at (pass, k + 1) != NULL && raw_at (pass, k + 1)->digits &&
+  if (european == 0 && gap_is (pass, k, ".") && raw_at (pass, k + 1) != NULL && raw_at (pass, k + 1)->digits &&
       !(gap_is (pass, k + 1, ".") && raw_at (pass, k + 2) != NULL && raw_at (pass, k + 2)->digits))
     fraction = raw_at (pass, ++k)->text;
 
@@ -621,7 +706,7 @@ read_number (Pass *pass,
   if (is_negative (pass, i) && !(g_str_equal (integer->str + skip, "0") && length == 0))
     {
       g_string_append_c (text, '-');
-      start--;
+      start = (gsize) minus_sign (pass, i);
     }
   g_string_append (text, integer->str + skip);
   if (length > 0)

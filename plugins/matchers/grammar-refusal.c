@@ -13,7 +13,8 @@
  *   is no", "unknown", "I don't know", "need more context", "could you
  *   clarify";
  * - a hedge when it guesses: "it's possible that", "possibly",
- *   "probably", "likely", "suggests", "may be", "might be", "appears to";
+ *   "probably", "likely", "suggests", "may be", "might be", "appears to",
+ *   "looks like", "usually", "typically";
  *   or advises where to look instead: "it would be best to", "it is
  *   recommended", "I suggest", "you can try", "refer to the official…";
  * - otherwise an answer.
@@ -69,6 +70,8 @@ static const char hedge_pattern[] =
   "|\\b(?:possibly|probably|presumably|perhaps|likely|suggests?|suggesting|speculat\\w*|assum(?:e|ing))\\b"
   "|\\b(?:may|might|could)\\s+(?:be|have|potentially)\\b"
   "|\\b(?:seems?|appears?)\\s+to\\b"
+  /* What things are usually like: no answer about this one. */
+  "|\\b(?:looks?|sounds?)\\s+like\\b|\\b(?:usually|typically)\\b"
   /* Advice on where to look: no answer either. */
   "|\\b(?:it\\s+(?:would|might|may)\\s+be\\s+(?:best|advisable|helpful)|it\\s+is\\s+(?:recommended|advisable|best)|"
   "i\\s+(?:would\\s+)?(?:recommend|suggest|advise)|you\\s+(?:can|could|may|might|should)\\s+(?:try|check|visit|"
