@@ -9,11 +9,6 @@
  * candidate lists). `contains` built with its defaults must agree with
  * at least 97 % of the labels; the disagreements are printed.
  *
- * Until the query-name masking fix of issue 24 is in the tree (probed
- * with its own example: "Margit Halvorsen Foundation" asked about
- * Margit Halvorsen), the cases whose verdict masking changes are
- * counted apart.
- *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
@@ -51,34 +46,16 @@ judge (GrammarMatcher *matcher,
   return grammar_verdict_get_kind (verdict);
 }
 
-/* The issue's own case: the answer holds the name the question asks
- * about ("Margit Halvorsen Foundation" asked about Margit Halvorsen). An
- * email that holds the name says nothing here: an identifier found as a
- * whole word is the value whatever the masking (grammar-match-answer.c). */
-static gboolean
-masking_fixed (GrammarMatcher *contains)
-{
-  g_autoptr (GrammarRecord) record = grammar_record_new ();
-  g_autoptr (JsonNode) answer = json_from_string ("[[\"Margit Halvorsen Foundation\"]]", NULL);
-
-  grammar_record_set_text (record, "Which foundation did 'Margit Halvorsen' set up?");
-  grammar_record_set_answer (record, answer);
-  grammar_record_set_response (record, "Margit Halvorsen set up the Margit Halvorsen Foundation.");
-  return judge (contains, record, NULL) == GRAMMAR_VERDICT_CORRECT;
-}
-
 static void
 test_suite (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "bench", "matcher-agreement",
                                                  "answer-types.jsonl", NULL);
   g_autoptr (GrammarMatcher) contains = build_contains ("");
-  g_autoptr (GrammarMatcher) unmasked = build_contains ("ignore-query-names=false\n");
   g_autofree char *data = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) lines = NULL;
-  gboolean fixed = masking_fixed (contains);
-  guint cases = 0, agree = 0, apart = 0, apart_agree = 0;
+  guint cases = 0, agree = 0;
   double agreement;
 
   g_file_get_contents (path, &data, NULL, &error);
@@ -90,7 +67,6 @@ test_suite (void)
       g_autoptr (GrammarRecord) record = NULL;
       g_autofree char *reason = NULL;
       GrammarVerdictKind label, kind;
-      gboolean masked;
 
       if (lines[i][0] == '\0')
         continue;
@@ -101,30 +77,17 @@ test_suite (void)
       g_assert_nonnull (grammar_record_get_verdict (record));
       label = grammar_verdict_get_kind (grammar_record_get_verdict (record));
       kind = judge (contains, record, &reason);
-      /* Before the masking fix: a case whose verdict masking changes */
-      masked = !fixed && judge (unmasked, record, NULL) != kind;
-      if (masked)
-        {
-          apart++;
-          apart_agree += kind == label;
-        }
-      else
-        {
-          cases++;
-          agree += kind == label;
-        }
+      cases++;
+      agree += kind == label;
       if (kind != label)
-        g_test_message ("%s%s: label %s, contains %s (%s); question “%s”, response “%s”",
-                        grammar_record_get_id (record), masked ? " [masking]" : "",
+        g_test_message ("%s: label %s, contains %s (%s); question “%s”, response “%s”",
+                        grammar_record_get_id (record),
                         grammar_verdict_kind_to_string (label), grammar_verdict_kind_to_string (kind), reason,
                         grammar_record_get_text (record), grammar_record_get_response (record));
     }
-  g_assert_cmpuint (cases + apart, >=, 300);
+  g_assert_cmpuint (cases, >=, 300);
   agreement = (double) agree / cases;
   g_test_message ("contains (defaults) agrees with %u of %u labels: %.4f", agree, cases, agreement);
-  if (!fixed)
-    g_test_message ("the query-name masking fix is not in the tree: %u cases whose verdict masking changes "
-                    "are left out (%u of them agree)", apart, apart_agree);
   if (agreement < TARGET)
     g_error ("contains (defaults) agrees with %.4f of the answer-types labels, below %.2f (disagreements above)",
              agreement, TARGET);
