@@ -1330,6 +1330,15 @@ grammar_mysql_database_init (GrammarMysqlDatabase *self)
   self->idle = g_ptr_array_new_with_free_func ((GDestroyNotify) mysql_close);
 }
 
+/* MariaDB keeps a bare name's case; its reserved words need
+ * quotes (in double quotes: the session runs with ANSI_QUOTES). */
+static gboolean
+grammar_mysql_database_identifier_needs_quotes (GrammarDatabase *database,
+                                                const char      *identifier)
+{
+  return grammar_sql_dialect_needs_quotes (GRAMMAR_SQL_DIALECT_MYSQL, identifier);
+}
+
 static void
 grammar_mysql_database_database_iface_init (GrammarDatabaseInterface *iface)
 {
@@ -1337,6 +1346,7 @@ grammar_mysql_database_database_iface_init (GrammarDatabaseInterface *iface)
   iface->query_cursor = grammar_mysql_database_query_cursor;
   iface->check_query = grammar_mysql_database_check_query;
   iface->sql_form = grammar_mysql_database_sql_form;
+  iface->identifier_needs_quotes = grammar_mysql_database_identifier_needs_quotes;
 }
 
 static void
