@@ -776,7 +776,9 @@ grammar_sql_template_get_sql (GrammarSqlTemplate *self)
  *
  * The statement that runs: each placeholder occurrence (with its quotes
  * when it was written as a string literal) replaced by `?N`, N being the
- * 1-based index of the distinct placeholder.
+ * 1-based index of the distinct placeholder; once validated against a
+ * database, its bare names in the schema's spelling
+ * (grammar_sql_template_validate()).
  *
  * Returns: the SQL text with parameters
  */
@@ -1245,7 +1247,8 @@ list_spellings (GPtrArray *spellings)
   return g_string_free (out, FALSE);
 }
 
-/* How the bare name @token is written for @database: %NULL to keep it. */
+/* How the bare name @token is written for @database, into @replacement:
+ * %NULL to keep it as written. */
 static gboolean
 resolve_bare_name (GrammarSqlTemplate  *self,
                    GrammarDatabase     *database,
@@ -1349,6 +1352,18 @@ resolve_bare_names (GrammarSqlTemplate  *self,
  * parameters as there are distinct placeholders — a database plugin
  * that cannot check without running skips that part. Sets the tables
  * the query reads (grammar_sql_template_get_tables()).
+ *
+ * With a @database, the names the SQL writes bare (`People_ID`, `FROM
+ * People`) are looked up in @schema without regard to ASCII case and
+ * the statement that runs (grammar_sql_template_get_bound_sql()) spells
+ * them as the schema does, written as the database's dialect needs
+ * (grammar_database_write_identifier()): GRAMMAR-py's Spider templates
+ * run on PostgreSQL against tables made with quoted mixed-case names.
+ * A bare name the database reads as written is kept; keywords of the
+ * dialect, functions, aliases, literals and quoted names are left
+ * alone. A bare name that could be several names of the schema that
+ * differ only in case (`people` and `People`) is refused, naming them.
+ * The text and the id stay as written.
  *
  * Returns: %TRUE when the template is valid; otherwise %FALSE with an
  *   error whose message starts with the template id and gives the
