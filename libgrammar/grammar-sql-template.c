@@ -1268,8 +1268,8 @@ resolve_bare_name (GrammarSqlTemplate  *self,
                                      token_is_punct (previous, ','));
 
   *replacement = NULL;
-  if (token_is_punct (next, '('))
-    return TRUE;  /* a function */
+  if (token_is_punct (next, '(') || next->kind == TOKEN_STRING)
+    return TRUE;  /* a function, or the type of a literal: DATE '2020-01-31' */
   if (!after_dot && !before_dot && !table_place && is_dialect_keyword (database, token))
     return TRUE;
 
