@@ -22,4 +22,10 @@ char *grammar_database_column_sql_form (GrammarDatabase *database,
                                         GrammarTable    *table,
                                         const char      *column);
 
+/* Whether @identifier is read bare as itself by every dialect the
+ * library knows: aliases the library makes up are, so that a template
+ * is the same text on every backend. */
+G_GNUC_INTERNAL
+gboolean grammar_sql_is_plain_everywhere (const char *identifier);
+
 G_END_DECLS

@@ -53,6 +53,27 @@ typedef enum
   GRAMMAR_SQL_FORM_TEXT_LENGTH,
 } GrammarSqlForm;
 
+/**
+ * GrammarSqlDialect:
+ * @GRAMMAR_SQL_DIALECT_SQLITE: SQLite: names are case-insensitive, its
+ *   keywords need quotes
+ * @GRAMMAR_SQL_DIALECT_POSTGRES: PostgreSQL: a bare name is folded to
+ *   lower case, so a name with a capital needs quotes, as do its reserved
+ *   words (`user`, `order`, `group`…)
+ * @GRAMMAR_SQL_DIALECT_MYSQL: MariaDB and MySQL (with `ANSI_QUOTES`):
+ *   names keep their case, their reserved words need quotes
+ *
+ * The SQL dialects whose rules for bare names the library knows
+ * (grammar_sql_dialect_needs_quotes()), for database plugins to
+ * implement #GrammarDatabaseInterface.identifier_needs_quotes with.
+ */
+typedef enum
+{
+  GRAMMAR_SQL_DIALECT_SQLITE,
+  GRAMMAR_SQL_DIALECT_POSTGRES,
+  GRAMMAR_SQL_DIALECT_MYSQL,
+} GrammarSqlDialect;
+
 #define GRAMMAR_TYPE_DATABASE (grammar_database_get_type ())
 G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObject)
 
@@ -69,6 +90,9 @@ G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObje
  * @query_finish: finishes @query_async
  * @check_query: compiles a statement without running it, with the same refusals as @query_cursor, and counts its parameters (default: fails with %GRAMMAR_ERROR_NOT_SUPPORTED)
  * @sql_form: writes one of the library's expressions in the dialect (default: SQLite's)
+ * @identifier_needs_quotes: whether a table or column name must be quoted
+ *   to be read as itself, in the dialect (default: SQLite's rule, see
+ *   grammar_sql_dialect_needs_quotes())
  *
  * The virtual functions of a database plugin. Implementations refuse
  * anything but a single read-only statement, and never build SQL by
@@ -118,9 +142,11 @@ struct _GrammarDatabaseInterface
                                         GrammarSqlForm        form,
                                         const char           *expression,
                                         const char           *declared_type);
+  gboolean        (*identifier_needs_quotes) (GrammarDatabase *self,
+                                              const char      *identifier);
 
   /*< private >*/
-  gpointer padding[6];
+  gpointer padding[5];
 };
 
 GrammarSchema *grammar_database_get_schema        (GrammarDatabase      *self,
@@ -153,6 +179,12 @@ GrammarResult *grammar_database_query_finish      (GrammarDatabase      *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
 char          *grammar_database_quote_identifier  (GrammarDatabase      *self,
+                                                   const char           *identifier);
+gboolean       grammar_database_identifier_needs_quotes (GrammarDatabase *self,
+                                                         const char      *identifier);
+char          *grammar_database_write_identifier  (GrammarDatabase      *self,
+                                                   const char           *identifier);
+gboolean       grammar_sql_dialect_needs_quotes   (GrammarSqlDialect     dialect,
                                                    const char           *identifier);
 gboolean       grammar_database_check_query       (GrammarDatabase      *self,
                                                    const char           *sql,

@@ -166,6 +166,7 @@ struct _Source
 {
   char *table;                /* NULL for a subquery or a table-valued function */
   char *alias;                /* NULL when there is none */
+  char *qualifier;            /* the alias, or else the table, as the SQL text spells it */
   GrammarTable *schema_table; /* (nullable) (unowned) */
   gboolean determined;        /* at most one row of it per binding */
 };
@@ -392,7 +393,7 @@ void grammar_qa_append_canonical_value (GString *out, GVariant *value);
 G_GNUC_INTERNAL
 void grammar_qa_collect_doc_ids (Run *run, Plan *plan, GrammarCursor *cursor, guint first);
 G_GNUC_INTERNAL
-char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, DocPlan *docs, GError **error);
+char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, DocPlan *docs, GError **error);
 G_GNUC_INTERNAL
 char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, gboolean *ordered, DocPlan *docs, GError **error);
 G_GNUC_INTERNAL

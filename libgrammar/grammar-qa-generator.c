@@ -777,7 +777,7 @@ plan_documents_per_binding (GrammarQaGenerator *self,
   g_autoptr (GError) error = NULL;
   DocPlan docs = { self->doc_tables, NULL, 0, FALSE };
 
-  plan->doc_query = grammar_qa_plan_doc_query (plan->sql_template, schema, &docs, &error);
+  plan->doc_query = grammar_qa_plan_doc_query (plan->sql_template, schema, self->database, &docs, &error);
   plan->doc_sources = docs.sources;
   if (error != NULL)
     g_ptr_array_add (self->warnings, g_strdup (error->message));

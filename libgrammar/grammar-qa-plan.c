@@ -125,6 +125,16 @@ token_is_name (Scan  *scan,
           scan_token_at (scan, index)->kind == TOKEN_QUOTED);
 }
 
+/* A token as the SQL text spells it, quotes included. */
+static char *
+token_dup_text (Scan  *scan,
+                guint  index)
+{
+  Token *token = scan_token_at (scan, index);
+
+  return g_strndup (scan->sql + token->start, token->end - token->start);
+}
+
 /* The identifier a name token stands for, without its quotes. */
 static char *
 token_dup_name (Scan  *scan,
@@ -170,6 +180,7 @@ source_free (Source *source)
 {
   g_free (source->table);
   g_free (source->alias);
+  g_free (source->qualifier);
   g_free (source);
 }
 
@@ -248,12 +259,19 @@ parse_source (Scan          *scan,
       if (token_is_punct (scan, i + 1, "("))
         i = matching_paren (scan, i + 1);  /* a table-valued function */
       else
-        source->table = token_dup_name (scan, i);
+        {
+          source->table = token_dup_name (scan, i);
+          source->qualifier = token_dup_text (scan, i);
+        }
     }
   if (token_is_word (scan, i + 1, "AS") && token_is_name (scan, i + 2))
     i++;
   if (i + 1 < last && token_is_name (scan, i + 1) && !token_is_one_of (scan, i + 1, not_aliases))
-    source->alias = token_dup_name (scan, ++i);
+    {
+      source->alias = token_dup_name (scan, ++i);
+      g_free (source->qualifier);
+      source->qualifier = token_dup_text (scan, i);
+    }
   if (source->table != NULL && schema != NULL)
     source->schema_table = grammar_schema_get_table (schema, source->table);
   g_ptr_array_add (sources, source);
@@ -864,21 +882,6 @@ refuse_documents (GError     **error,
                "template %s: no doc_ids: %s", template_id, reason);
 }
 
-static char *
-quote_name (const char *name)
-{
-  GString *out = g_string_new ("\"");
-
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-  return g_string_free (out, FALSE);
-}
-
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -886,14 +889,17 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* The source's key columns, as `, "alias"."column"` into @extra. */
+/* The source's key columns, as `, alias."column"` into @extra: the
+ * alias as the statement spells it (a bare `T1` is `t1` to PostgreSQL),
+ * the column quoted in the database's dialect. */
 static DocSource *
-doc_source_new (Source  *source,
-                GString *extra,
-                guint    first)
+doc_source_new (GrammarDatabase *database,
+                Source          *source,
+                GString         *extra,
+                guint            first)
 {
   g_auto (GStrv) key = grammar_table_dup_primary_key (source->schema_table);
-  g_autofree char *qualifier = quote_name (source->alias != NULL ? source->alias : source->table);
+  const char *qualifier = source->qualifier;
   g_autofree char *table = g_ascii_strdown (grammar_table_get_name (source->schema_table), -1);
   DocSource *doc_source;
   guint n = g_strv_length (key);
@@ -907,7 +913,7 @@ doc_source_new (Source  *source,
   doc_source->columns = g_new0 (guint, n);
   for (guint k = 0; k < n; k++)
     {
-      g_autofree char *column = quote_name (key[k]);
+      g_autofree char *column = grammar_database_quote_identifier (database, key[k]);
 
       g_string_append_printf (extra, ", %s.%s", qualifier, column);
       doc_source->names[k] = g_ascii_strdown (key[k], -1);
@@ -923,9 +929,10 @@ doc_source_new (Source  *source,
 /* The key columns of the sources of @from that have documents, as
  * `, "a"."x", "b"."y"` into @extra; FALSE when there are none. */
 static gboolean
-plan_doc_columns (FromClause  *from,
-                  DocPlan     *docs,
-                  char       **extra)
+plan_doc_columns (GrammarDatabase  *database,
+                  FromClause       *from,
+                  DocPlan          *docs,
+                  char            **extra)
 {
   g_autoptr (GString) columns = g_string_new (NULL);
   g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func ((GDestroyNotify) doc_source_free);
@@ -942,7 +949,7 @@ plan_doc_columns (FromClause  *from,
       table = g_ascii_strdown (grammar_table_get_name (source->schema_table), -1);
       if (!g_hash_table_contains (docs->tables, table))
         continue;
-      doc_source = doc_source_new (source, columns, n_columns);
+      doc_source = doc_source_new (database, source, columns, n_columns);
       if (doc_source == NULL)
         continue;
       n_columns += doc_source->n_columns;
@@ -964,6 +971,7 @@ plan_doc_columns (FromClause  *from,
 char *
 grammar_qa_plan_doc_query (GrammarSqlTemplate  *sql_template,
                 GrammarSchema       *schema,
+                GrammarDatabase     *database,
                 DocPlan             *docs,
                 GError             **error)
 {
@@ -1009,7 +1017,7 @@ grammar_qa_plan_doc_query (GrammarSqlTemplate  *sql_template,
     where = end;
 
   parse_from (&scan, (Range) { from + 1, where }, schema, &from_clause);
-  if (!plan_doc_columns (&from_clause, docs, &extra))
+  if (!plan_doc_columns (database, &from_clause, docs, &extra))
     return NULL;
   query = g_string_new ("SELECT DISTINCT ");
   g_string_append (query, extra + 2);
@@ -1118,7 +1126,7 @@ grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
   for (guint k = 0; k < n_keys; k++)
     key_forms[k] = *ordered ? key_form (&scan, keys[k], database, sql_template, schema, k)
                             : range_dup (&scan, keys[k]);
-  if (docs != NULL && plan_doc_columns (&from_clause, docs, &extra))
+  if (docs != NULL && plan_doc_columns (database, &from_clause, docs, &extra))
     {
       /* One row per row read, so that every row's key comes out. */
       docs->dedupe = list_start == 2 && token_is_word (&scan, 1, "DISTINCT");

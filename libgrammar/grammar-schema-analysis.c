@@ -67,15 +67,13 @@ grammar_schema_gen_drop (Run        *run,
   va_end (args);
 }
 
-/* A name as it is written in SQL text: as is when it can be, quoted by
- * the database's rules otherwise (spaces, keywords, quotes). */
+/* A name as it is written in SQL text: as is when the database's
+ * dialect reads it so, quoted otherwise (grammar_database_write_identifier()). */
 char *
 grammar_schema_gen_sql_name (Run        *run,
           const char *name)
 {
-  if (grammar_schema_gen_is_plain_identifier (name))
-    return g_strdup (name);
-  return grammar_database_quote_identifier (run->self->database, name);
+  return grammar_database_write_identifier (run->self->database, name);
 }
 
 char *
@@ -93,7 +91,7 @@ placeholder_name (const char *name)
 {
   g_autoptr (GString) quoted = NULL;
 
-  if (grammar_schema_gen_is_plain_identifier (name) || (g_utf8_validate (name, -1, NULL) && strpbrk (name, " .[]'\"`;\t\n") == NULL))
+  if (g_utf8_validate (name, -1, NULL) && strpbrk (name, " .[]'\"`;\t\n") == NULL)
     return g_strdup (name);
   quoted = g_string_new ("\"");
   for (const char *p = name; *p != '\0'; p++)

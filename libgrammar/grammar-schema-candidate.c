@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include "grammar-database-private.h"
 #include "grammar-schema-generator-private.h"
 #include "grammar-error.h"
 #include "grammar-schema-generator.h"
@@ -86,8 +87,9 @@ grammar_schema_gen_new_alias (Candidate  *candidate,
       from_table = g_strdup ("t");
     }
 
-  /* Initials can spell a keyword (`account_statement` → `as`). */
-  if (!alias_taken (candidate, from_table) && grammar_schema_gen_is_plain_identifier (from_table))
+  /* Initials can spell a keyword (`account_statement` → `as`): of any
+   * dialect, so that the template is the same text on every backend. */
+  if (!alias_taken (candidate, from_table) && grammar_sql_is_plain_everywhere (from_table))
     alias = g_strdup (from_table);
   else if (from_hint != NULL && from_hint[0] != '\0' && !alias_taken (candidate, from_hint))
     alias = g_strdup (from_hint);

@@ -154,8 +154,6 @@ struct _LinkEnd
 };
 
 G_GNUC_INTERNAL
-gboolean grammar_schema_gen_is_plain_identifier (const char *name);
-G_GNUC_INTERNAL
 Affinity grammar_schema_gen_affinity_of (const char *declared_type);
 G_GNUC_INTERNAL
 gboolean grammar_schema_gen_type_mentions_time (const char *declared_type);

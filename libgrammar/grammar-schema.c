@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "grammar-schema.h"
 
 /**
@@ -89,6 +91,10 @@ grammar_schema_get_tables (GrammarSchema *self)
  * @self: a #GrammarSchema
  * @name: a table name, in any ASCII case
  *
+ * The table of that name: the one spelt exactly so when there is one
+ * (PostgreSQL and MariaDB may hold both `people` and `People`), else
+ * the first whose name differs only in ASCII case.
+ *
  * Returns: (transfer none) (nullable): the table, or %NULL when there is none of that name
  */
 GrammarTable *
@@ -98,6 +104,9 @@ grammar_schema_get_table (GrammarSchema *self,
   g_return_val_if_fail (GRAMMAR_IS_SCHEMA (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
+  for (guint i = 0; i < self->tables->len; i++)
+    if (strcmp (grammar_table_get_name (g_ptr_array_index (self->tables, i)), name) == 0)
+      return g_ptr_array_index (self->tables, i);
   for (guint i = 0; i < self->tables->len; i++)
     {
       GrammarTable *table = g_ptr_array_index (self->tables, i);

@@ -36,7 +36,10 @@
  *
  * The id is `s` followed by the first 12 hexadecimal digits of the
  * SHA-256 of grammar_sql_normalize() of the text, so reformatting
- * whitespace keeps it and any other edit changes it.
+ * whitespace, or quoting a name that needs no quotes, keeps it, and
+ * any other edit changes it. The same template generated from the same
+ * schema on SQLite (`People_ID`) and on PostgreSQL (`"People_ID"`) has
+ * one id.
  */
 
 typedef struct
@@ -312,6 +315,30 @@ is_quoted_placeholder (const Token *token)
          length == token->length - 2;
 }
 
+static gboolean
+is_plain_name (const char *name)
+{
+  if (!g_ascii_isalpha (name[0]) && name[0] != '_')
+    return FALSE;
+  for (const char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* The name a quoted identifier holds when it is ASCII letters, digits
+ * and underscores (`"People_ID"`, `"order"`), else %NULL. */
+static char *
+quoted_plain_name (const Token *token)
+{
+  g_autofree char *name = NULL;
+
+  if (token->kind != TOKEN_QUOTED || token->unterminated ||
+      parse_name (token->start, &name) != token->start + token->length || !is_plain_name (name))
+    return NULL;
+  return g_steal_pointer (&name);
+}
+
 /**
  * grammar_sql_normalize:
  * @sql: SQL text
@@ -319,8 +346,12 @@ is_quoted_placeholder (const Token *token)
  * The form of @sql that template ids are computed from: runs of
  * whitespace outside string literals, quoted identifiers and comments
  * become one space (one newline after a `--` comment, which a newline
- * ends), and leading and trailing whitespace and trailing semicolons go.
- * Nothing else changes: keywords keep their case.
+ * ends), leading and trailing whitespace and trailing semicolons go,
+ * and a quoted name of ASCII letters, digits and underscores loses its
+ * quotes (`"People_ID"` is `People_ID`): which names a dialect needs
+ * quoted differs between databases (PostgreSQL quotes mixed case), and
+ * the same template must have the same id on all of them. Nothing else
+ * changes: keywords and names keep their case.
  *
  * Returns: (transfer full): the normalised text
  */
@@ -338,9 +369,13 @@ grammar_sql_normalize (const char *sql)
     {
       Token token;
 
+      g_autofree char *bare = NULL;
+
       p = next_token (p, &token);
       if (token.kind == TOKEN_SPACE)
         g_string_append_c (out, previous == TOKEN_LINE_COMMENT ? '\n' : ' ');
+      else if ((bare = quoted_plain_name (&token)) != NULL)
+        g_string_append (out, bare);
       else
         g_string_append_len (out, token.start, token.length);
       previous = token.kind;
@@ -741,7 +776,9 @@ grammar_sql_template_get_sql (GrammarSqlTemplate *self)
  *
  * The statement that runs: each placeholder occurrence (with its quotes
  * when it was written as a string literal) replaced by `?N`, N being the
- * 1-based index of the distinct placeholder.
+ * 1-based index of the distinct placeholder; once validated against a
+ * database, its bare names in the schema's spelling
+ * (grammar_sql_template_validate()).
  *
  * Returns: the SQL text with parameters
  */
@@ -1117,6 +1154,187 @@ check_with_database (GrammarSqlTemplate  *self,
   return TRUE;
 }
 
+/* Bare names, resolved against the schema. Templates imported from
+ * GRAMMAR-py's Spider SQL, or written by hand, spell names bare in any
+ * case (`People_ID`, `FROM People`): SQLite reads them whatever their
+ * case, PostgreSQL folds them to lower case and MariaDB keeps the case
+ * of table names. The statement that runs takes each such name in the
+ * schema's spelling, written as the database's dialect needs it. */
+
+typedef struct
+{
+  GPtrArray *tables;   /* GrammarTable, the ones the statement reads (all when none is known) */
+  GrammarSchema *schema;
+} NameScope;
+
+static void
+add_spelling (GPtrArray  *spellings,
+              const char *word,
+              const char *name)
+{
+  if (g_ascii_strcasecmp (word, name) == 0 &&
+      !g_ptr_array_find_with_equal_func (spellings, name, g_str_equal, NULL))
+    g_ptr_array_add (spellings, (gpointer) name);
+}
+
+/* The schema's spellings of @word: among table names when @tables, among
+ * the columns of the tables read when @columns. */
+static GPtrArray *
+find_spellings (NameScope  *scope,
+                const char *word,
+                gboolean    tables,
+                gboolean    columns)
+{
+  GPtrArray *spellings = g_ptr_array_new ();
+  GPtrArray *all = grammar_schema_get_tables (scope->schema);
+
+  for (guint t = 0; tables && t < all->len; t++)
+    add_spelling (spellings, word, grammar_table_get_name (g_ptr_array_index (all, t)));
+  for (guint t = 0; columns && t < scope->tables->len; t++)
+    {
+      GPtrArray *table_columns = grammar_table_get_columns (g_ptr_array_index (scope->tables, t));
+
+      for (guint c = 0; c < table_columns->len; c++)
+        add_spelling (spellings, word, grammar_column_get_name (g_ptr_array_index (table_columns, c)));
+    }
+  return spellings;
+}
+
+static void
+name_scope_init (NameScope     *scope,
+                 GrammarSchema *schema,
+                 GPtrArray     *names)
+{
+  GPtrArray *all = grammar_schema_get_tables (schema);
+
+  scope->schema = schema;
+  scope->tables = g_ptr_array_new ();
+  for (guint t = 0; t < all->len; t++)
+    for (guint n = 0; n < names->len; n++)
+      if (g_ascii_strcasecmp (grammar_table_get_name (g_ptr_array_index (all, t)), g_ptr_array_index (names, n)) == 0)
+        {
+          g_ptr_array_add (scope->tables, g_ptr_array_index (all, t));
+          break;
+        }
+  if (scope->tables->len == 0)
+    g_ptr_array_extend (scope->tables, all, NULL, NULL);
+}
+
+static gboolean
+is_bare_name (const Token *token)
+{
+  return token->kind == TOKEN_WORD && (g_ascii_isalpha (token->start[0]) || token->start[0] == '_');
+}
+
+/* A word the dialect reserves, which bare is a keyword, not a name. */
+static gboolean
+is_dialect_keyword (GrammarDatabase *database,
+                    const Token     *token)
+{
+  g_autofree char *lower = g_ascii_strdown (token->start, token->length);
+
+  return is_plain_name (lower) && grammar_database_identifier_needs_quotes (database, lower);
+}
+
+static char *
+list_spellings (GPtrArray *spellings)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < spellings->len; i++)
+    g_string_append_printf (out, "%s“%s”", i == 0 ? "" : i + 1 == spellings->len ? " and " : ", ",
+                            (const char *) g_ptr_array_index (spellings, i));
+  return g_string_free (out, FALSE);
+}
+
+/* How the bare name @token is written for @database, into @replacement:
+ * %NULL to keep it as written. */
+static gboolean
+resolve_bare_name (GrammarSqlTemplate  *self,
+                   GrammarDatabase     *database,
+                   NameScope           *scope,
+                   const Token         *token,
+                   const Token         *previous,
+                   const Token         *next,
+                   gboolean             in_from,
+                   char               **replacement,
+                   GError             **error)
+{
+  g_autofree char *word = g_strndup (token->start, token->length);
+  g_autoptr (GPtrArray) spellings = NULL;
+  gboolean after_dot = token_is_punct (previous, '.');
+  gboolean before_dot = token_is_punct (next, '.');
+  gboolean table_place = in_from && (token_is (previous, "FROM") || token_is (previous, "JOIN") ||
+                                     token_is_punct (previous, ','));
+
+  *replacement = NULL;
+  if (token_is_punct (next, '(') || next->kind == TOKEN_STRING)
+    return TRUE;  /* a function, or the type of a literal: DATE '2020-01-31' */
+  if (!after_dot && !before_dot && !table_place && is_dialect_keyword (database, token))
+    return TRUE;
+
+  spellings = find_spellings (scope, word, !after_dot, !before_dot && !table_place);
+  if (spellings->len == 0)
+    return TRUE;  /* an alias, a keyword, a common table expression… */
+  if (g_ptr_array_find_with_equal_func (spellings, word, g_str_equal, NULL) &&
+      !grammar_database_identifier_needs_quotes (database, word))
+    return TRUE;  /* the database reads it as written */
+  if (spellings->len > 1)
+    {
+      g_autofree char *candidates = list_spellings (spellings);
+
+      return invalid (self, error, "the bare name “%s” could be %s, which differ only in case: "
+                      "quote the one meant, as \"%s\"", word, candidates,
+                      (const char *) g_ptr_array_index (spellings, 0));
+    }
+  *replacement = grammar_database_write_identifier (database, g_ptr_array_index (spellings, 0));
+  return TRUE;
+}
+
+static gboolean
+resolve_bare_names (GrammarSqlTemplate  *self,
+                    GrammarDatabase     *database,
+                    GrammarSchema       *schema,
+                    GPtrArray           *table_names,
+                    GError             **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  NameScope scope;
+  Token previous = { TOKEN_END, "", 0, FALSE }, token, next;
+  gboolean in_from = FALSE, ok = TRUE;
+  const char *p, *after;
+
+  name_scope_init (&scope, schema, table_names);
+  p = next_significant (self->bound_sql, &token);
+  g_string_append_len (out, self->bound_sql, token.start - self->bound_sql);
+  for (; token.kind != TOKEN_END && ok; token = next, p = after)
+    {
+      g_autofree char *replacement = NULL;
+
+      after = next_significant (p, &next);
+      if (token_is (&token, "FROM") || token_is (&token, "JOIN"))
+        in_from = TRUE;
+      else if (is_clause_keyword (&token) && !token_is (&token, "ON") && !token_is (&token, "USING"))
+        in_from = FALSE;
+      else if (is_bare_name (&token))
+        ok = resolve_bare_name (self, database, &scope, &token, &previous, &next, in_from, &replacement, error);
+
+      if (replacement != NULL)
+        g_string_append (out, replacement);
+      else
+        g_string_append_len (out, token.start, token.length);
+      /* What lies between this token and the next: spaces, comments. */
+      g_string_append_len (out, token.start + token.length, next.start - (token.start + token.length));
+      previous = token;
+    }
+  g_ptr_array_unref (scope.tables);
+  if (!ok)
+    return FALSE;
+  g_free (self->bound_sql);
+  self->bound_sql = g_string_free (g_steal_pointer (&out), FALSE);
+  return TRUE;
+}
+
 /**
  * grammar_sql_template_validate:
  * @self: a #GrammarSqlTemplate
@@ -1134,6 +1352,18 @@ check_with_database (GrammarSqlTemplate  *self,
  * parameters as there are distinct placeholders — a database plugin
  * that cannot check without running skips that part. Sets the tables
  * the query reads (grammar_sql_template_get_tables()).
+ *
+ * With a @database, the names the SQL writes bare (`People_ID`, `FROM
+ * People`) are looked up in @schema without regard to ASCII case and
+ * the statement that runs (grammar_sql_template_get_bound_sql()) spells
+ * them as the schema does, written as the database's dialect needs
+ * (grammar_database_write_identifier()): GRAMMAR-py's Spider templates
+ * run on PostgreSQL against tables made with quoted mixed-case names.
+ * A bare name the database reads as written is kept; keywords of the
+ * dialect, functions, aliases, literals and quoted names are left
+ * alone. A bare name that could be several names of the schema that
+ * differ only in case (`people` and `People`) is refused, naming them.
+ * The text and the id stay as written.
  *
  * Returns: %TRUE when the template is valid; otherwise %FALSE with an
  *   error whose message starts with the template id and gives the
@@ -1161,6 +1391,8 @@ grammar_sql_template_validate (GrammarSqlTemplate  *self,
   valid = check_shape (self, &shape, error);
   if (valid)
     set_tables (self, schema, shape.tables);
+  if (valid && database != NULL)
+    valid = resolve_bare_names (self, database, schema, shape.tables, error);
   g_ptr_array_unref (shape.tables);
 
   return valid && (database == NULL || check_with_database (self, database, error));

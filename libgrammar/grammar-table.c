@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "grammar-table.h"
 
 /**
@@ -136,20 +138,91 @@ grammar_table_add_unique_constraint (GrammarTable       *self,
   g_ptr_array_add (self->uniques, g_strdupv ((GStrv) columns));
 }
 
+/* Where a column is in the table, or past the end for one it lacks. */
+static guint
+column_position (GrammarTable *self,
+                 const char   *name)
+{
+  for (guint i = 0; i < self->columns->len; i++)
+    if (g_ascii_strcasecmp (grammar_column_get_name (g_ptr_array_index (self->columns, i)), name) == 0)
+      return i;
+  return self->columns->len;
+}
+
+static int
+compare_name_lists (const char * const *a,
+                    const char * const *b)
+{
+  guint i;
+
+  for (i = 0; a[i] != NULL && b[i] != NULL; i++)
+    {
+      int order = strcmp (a[i], b[i]);
+
+      if (order != 0)
+        return order;
+    }
+  return (a[i] != NULL) - (b[i] != NULL);
+}
+
+/* The canonical order of foreign keys: column positions, then what
+ * they reference. */
+static int
+compare_foreign_keys (GrammarTable      *self,
+                      GrammarForeignKey *a,
+                      GrammarForeignKey *b)
+{
+  const char * const *columns_a = grammar_foreign_key_get_columns (a);
+  const char * const *columns_b = grammar_foreign_key_get_columns (b);
+  int order;
+  guint i;
+
+  for (i = 0; columns_a[i] != NULL && columns_b[i] != NULL; i++)
+    {
+      guint position_a = column_position (self, columns_a[i]);
+      guint position_b = column_position (self, columns_b[i]);
+
+      if (position_a != position_b)
+        return position_a < position_b ? -1 : 1;
+      order = strcmp (columns_a[i], columns_b[i]);
+      if (order != 0)
+        return order;
+    }
+  if ((columns_a[i] != NULL) != (columns_b[i] != NULL))
+    return columns_a[i] != NULL ? 1 : -1;
+  order = strcmp (grammar_foreign_key_get_referenced_table (a), grammar_foreign_key_get_referenced_table (b));
+  if (order != 0)
+    return order;
+  return compare_name_lists (grammar_foreign_key_get_referenced_columns (a),
+                             grammar_foreign_key_get_referenced_columns (b));
+}
+
 /**
  * grammar_table_add_foreign_key:
  * @self: a #GrammarTable
  * @foreign_key: a foreign key of this table
  *
- * Records a foreign key.
+ * Records a foreign key. The table keeps its foreign keys in one order
+ * whatever order the database's catalog lists them in (SQLite numbers
+ * them from the last declared, MariaDB sorts them by constraint name,
+ * PostgreSQL by creation): by the positions of their columns in the
+ * table, then by the referenced table and columns. So the same schema
+ * gives the same joins, and the same templates, on every backend. Add
+ * the columns first.
  */
 void
 grammar_table_add_foreign_key (GrammarTable      *self,
                                GrammarForeignKey *foreign_key)
 {
+  guint at;
+
   g_return_if_fail (GRAMMAR_IS_TABLE (self));
   g_return_if_fail (GRAMMAR_IS_FOREIGN_KEY (foreign_key));
-  g_ptr_array_add (self->foreign_keys, g_object_ref (foreign_key));
+
+  for (at = self->foreign_keys->len; at > 0; at--)
+    if (compare_foreign_keys (self, g_ptr_array_index (self->foreign_keys, at - 1), foreign_key) <= 0)
+      break;
+  g_ptr_array_insert (self->foreign_keys, at, g_object_ref (foreign_key));
 }
 
 /**
@@ -170,6 +243,9 @@ grammar_table_get_columns (GrammarTable *self)
  * @self: a #GrammarTable
  * @name: a column name, in any ASCII case
  *
+ * The column spelt exactly so when there is one, else the first whose
+ * name differs only in ASCII case.
+ *
  * Returns: (transfer none) (nullable): the column, or %NULL if the table has none of that name
  */
 GrammarColumn *
@@ -179,6 +255,9 @@ grammar_table_get_column (GrammarTable *self,
   g_return_val_if_fail (GRAMMAR_IS_TABLE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
+  for (guint i = 0; i < self->columns->len; i++)
+    if (strcmp (grammar_column_get_name (g_ptr_array_index (self->columns, i)), name) == 0)
+      return g_ptr_array_index (self->columns, i);
   for (guint i = 0; i < self->columns->len; i++)
     {
       GrammarColumn *column = g_ptr_array_index (self->columns, i);

@@ -1179,6 +1179,65 @@ test_cli_schema (void)
   grammar_test_remove_tree (dir);
 }
 
+/* Names MariaDB needs quoted (its reserved words, spaces), and table
+ * names, which are case sensitive here, spelt bare in another case by a
+ * template: the statement that runs takes the schema's spelling. */
+static void
+test_quoted_names (void)
+{
+  g_autoptr (GrammarDatabase) database = NULL;
+  g_autoptr (GrammarSchema) schema = NULL;
+  g_autoptr (GrammarSqlTemplate) spider = NULL;
+  g_autoptr (GrammarSqlTemplate) ambiguous = NULL;
+  g_autoptr (GrammarResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *written = NULL;
+
+  admin_sql ("SET SESSION sql_mode = 'ANSI_QUOTES';"
+             "CREATE DATABASE names_test CHARACTER SET utf8mb4;"
+             "CREATE TABLE names_test.people (People_ID INTEGER PRIMARY KEY, Name VARCHAR(40) NOT NULL,"
+             "  \"position\" VARCHAR(40), \"Home Town\" VARCHAR(40));"
+             "CREATE TABLE names_test.twin (id INTEGER PRIMARY KEY);"
+             "CREATE TABLE names_test.Twin (id INTEGER PRIMARY KEY);"
+             "INSERT INTO names_test.people VALUES (1, 'Ada Byron', 'analyst', 'London'),"
+             "  (2, 'Grace Hopper', 'admiral', 'New York');"
+             "GRANT SELECT ON names_test.* TO 'grammar_reader'@'localhost';"
+             "GRANT SELECT ON names_test.* TO 'grammar_reader'@'127.0.0.1';");
+
+  database = open_database (&error, "database", "names_test", NULL);
+  g_assert_no_error (error);
+  g_assert_false (grammar_database_identifier_needs_quotes (database, "People_ID"));
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "position"));
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "Home Town"));
+  g_assert_false (grammar_database_identifier_needs_quotes (database, "user"));
+  written = grammar_database_write_identifier (database, "position");
+  g_assert_cmpstr (written, ==, "\"position\"");
+
+  schema = grammar_database_get_schema (database, NULL, &error);
+  g_assert_no_error (error);
+  spider = grammar_sql_template_new ("SELECT T1.position FROM PEOPLE AS T1 WHERE T1.name = '[people.Name]'",
+                                     GRAMMAR_TEMPLATE_ORIGIN_IMPORT, &error);
+  g_assert_no_error (error);
+  g_assert_true (grammar_sql_template_validate (spider, database, schema, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_sql_template_get_bound_sql (spider), ==,
+                   "SELECT T1.\"position\" FROM people AS T1 WHERE T1.Name = ?1");
+  result = grammar_database_query (database, grammar_sql_template_get_bound_sql (spider),
+                                   g_variant_new ("(s)", "Grace Hopper"), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_variant_get_string (grammar_result_get_value (result, 0, 0), NULL), ==, "admiral");
+
+  /* `twin` and `Twin` are two tables: `TWIN` could be either. */
+  ambiguous = grammar_sql_template_new ("SELECT id FROM TWIN WHERE id = [twin.id]", GRAMMAR_TEMPLATE_ORIGIN_IMPORT, &error);
+  g_assert_no_error (error);
+  g_assert_false (grammar_sql_template_validate (ambiguous, database, schema, &error));
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "the bare name “TWIN” could be"));
+  g_assert_nonnull (strstr (error->message, "“twin”"));
+  g_assert_nonnull (strstr (error->message, "“Twin”"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1202,6 +1261,7 @@ main (int   argc,
   g_test_add_func ("/mysql/schema/order-without-process", test_schema_order_without_process);
   g_test_add_func ("/mysql/schema/order-with-process", test_schema_order_with_process);
   g_test_add_func ("/mysql/schema/keys", test_schema_keys);
+  g_test_add_func ("/mysql/quoted-names", test_quoted_names);
   g_test_add_func ("/mysql/values", test_values);
   g_test_add_func ("/mysql/values/latin1", test_values_latin1);
   g_test_add_func ("/mysql/parameters", test_parameters);

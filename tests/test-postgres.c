@@ -1363,6 +1363,108 @@ test_cli_wrong_password (void)
   grammar_test_remove_tree (dir);
 }
 
+/* Names as pandas' to_sql and ORMs make them: quoted, in mixed case,
+ * reserved words among them. Every statement the library writes reads
+ * them, and templates that spell them bare, as GRAMMAR-py's Spider SQL
+ * does, run once resolved against the schema. */
+static void
+test_quoted_names (void)
+{
+  g_autoptr (GrammarDatabase) database = NULL;
+  g_autoptr (GrammarDatabase) twins = NULL;
+  g_autoptr (GrammarSchema) schema = NULL;
+  g_autoptr (GrammarSchema) twins_schema = NULL;
+  g_autoptr (GrammarSchemaGenerator) generator = NULL;
+  g_autoptr (GPtrArray) templates = NULL;
+  g_autoptr (GrammarSqlTemplate) spider = NULL;
+  g_autoptr (GrammarSqlTemplate) ambiguous = NULL;
+  g_autoptr (GrammarSqlTemplate) exact = NULL;
+  g_autoptr (GrammarResult) result = NULL;
+  g_auto (GStrv) dropped = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *written = NULL;
+  gboolean joined = FALSE;
+
+  admin_sql ("CREATE SCHEMA pandas;"
+             "CREATE TABLE pandas.\"People\" (\"People_ID\" bigint PRIMARY KEY, \"Name\" text NOT NULL UNIQUE,"
+             "  \"Home Town\" text, \"Größe\" integer);"
+             "CREATE TABLE pandas.\"user\" (\"user\" text PRIMARY KEY, \"People_ID\" bigint"
+             "  REFERENCES pandas.\"People\" (\"People_ID\"), \"order\" integer NOT NULL);"
+             "INSERT INTO pandas.\"People\" VALUES (1, 'Ada Byron', 'London', 165), (2, 'Grace Hopper', 'New York', 160),"
+             "  (3, 'Alan Turing', 'London', 178);"
+             "INSERT INTO pandas.\"user\" VALUES ('ada', 1, 2), ('grace', 2, 1), ('alan', 3, 3);"
+             "CREATE SCHEMA twins;"
+             "CREATE TABLE twins.people (id integer PRIMARY KEY, name text);"
+             "CREATE TABLE twins.\"People\" (\"People_ID\" integer PRIMARY KEY, \"Name\" text);"
+             "INSERT INTO twins.people VALUES (1, 'lower');"
+             "INSERT INTO twins.\"People\" VALUES (1, 'Upper');"
+             "GRANT USAGE ON SCHEMA pandas, twins TO grammar_reader;"
+             "GRANT SELECT ON ALL TABLES IN SCHEMA pandas, twins TO grammar_reader;");
+
+  database = open_database (&error, "schema", "pandas", NULL);
+  g_assert_no_error (error);
+
+  /* The dialect's rule: PostgreSQL folds bare names to lower case. */
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "People_ID"));
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "user"));
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "Home Town"));
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "größe"));
+  g_assert_false (grammar_database_identifier_needs_quotes (database, "people_id"));
+  g_assert_false (grammar_database_identifier_needs_quotes (database, "name"));
+  written = grammar_database_write_identifier (database, "People");
+  g_assert_cmpstr (written, ==, "\"People\"");
+
+  /* The schema generator counts, checks and writes templates that run. */
+  schema = grammar_database_get_schema (database, NULL, &error);
+  g_assert_no_error (error);
+  generator = grammar_schema_generator_new (database, schema);
+  templates = grammar_schema_generator_generate (generator, &dropped, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (templates->len, >, 0);
+  for (guint i = 0; i < templates->len; i++)
+    {
+      const char *sql = grammar_sql_template_get_sql (g_ptr_array_index (templates, i));
+
+      g_assert_null (strstr (sql, " People_ID"));
+      if (strstr (sql, "JOIN \"People\" p ON u.\"People_ID\" = p.\"People_ID\"") != NULL)
+        joined = TRUE;
+    }
+  g_assert_true (joined);
+
+  /* A Spider-style template with bare names runs. */
+  spider = grammar_sql_template_new ("SELECT p.Name FROM user u JOIN People p ON u.People_ID = p.People_ID "
+                                     "WHERE u.user = '[user.user]'", GRAMMAR_TEMPLATE_ORIGIN_IMPORT, &error);
+  g_assert_no_error (error);
+  g_assert_true (grammar_sql_template_validate (spider, database, schema, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_sql_template_get_bound_sql (spider), ==,
+                   "SELECT p.\"Name\" FROM \"user\" u JOIN \"People\" p ON u.\"People_ID\" = p.\"People_ID\" "
+                   "WHERE u.\"user\" = ?1");
+  result = query (database, grammar_sql_template_get_bound_sql (spider), g_variant_new ("(s)", "grace"));
+  assert_string (grammar_result_get_value (result, 0, 0), "Grace Hopper");
+
+  /* Where the schema has the name in two cases, a bare name is refused
+   * unless the database reads it as it is written. */
+  twins = open_database (&error, "schema", "twins", NULL);
+  g_assert_no_error (error);
+  twins_schema = grammar_database_get_schema (twins, NULL, &error);
+  g_assert_no_error (error);
+  ambiguous = grammar_sql_template_new ("SELECT \"Name\" FROM People WHERE \"People_ID\" = [People.People_ID]",
+                                        GRAMMAR_TEMPLATE_ORIGIN_IMPORT, &error);
+  g_assert_no_error (error);
+  g_assert_false (grammar_sql_template_validate (ambiguous, twins, twins_schema, &error));
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT);
+  grammar_test_assert_contains (error->message, grammar_sql_template_get_id (ambiguous));
+  grammar_test_assert_contains (error->message, "“people” and “People”");
+  g_clear_error (&error);
+  exact = grammar_sql_template_new ("SELECT name FROM people WHERE id = [people.id]",
+                                    GRAMMAR_TEMPLATE_ORIGIN_IMPORT, &error);
+  g_assert_no_error (error);
+  g_assert_true (grammar_sql_template_validate (exact, twins, twins_schema, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_sql_template_get_bound_sql (exact), ==, "SELECT name FROM people WHERE id = ?1");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1397,6 +1499,7 @@ main (int   argc,
   g_test_add_func ("/postgres/open/unreachable", test_unreachable);
   g_test_add_func ("/postgres/open/unknown-database", test_unknown_database);
   g_test_add_func ("/postgres/open/schema", test_schema_setting);
+  g_test_add_func ("/postgres/quoted-names", test_quoted_names);
   g_test_add_func ("/postgres/open/socket", test_socket);
   g_test_add_func ("/postgres/permission-denied", test_permission_denied);
   g_test_add_func ("/postgres/server-rejects", test_server_rejects);

@@ -210,6 +210,100 @@ test_ids (void)
   g_assert_cmpstr (normalized, ==, "SELECT a -- note\nFROM t WHERE b = 'x  y'");
 }
 
+/* The quotes a plain name does not need leave the id alone: PostgreSQL
+ * writes `"People_ID"` where SQLite writes `People_ID`. */
+static void
+test_ids_quotes (void)
+{
+  g_autofree char *bare = id_of ("SELECT p.Age FROM people p WHERE p.Name = '[people.Name]'");
+  g_autofree char *quoted = id_of ("SELECT p.\"Age\" FROM \"people\" p WHERE p.`Name` = '[people.Name]'");
+  g_autofree char *other_case = id_of ("SELECT p.age FROM people p WHERE p.Name = '[people.Name]'");
+  g_autofree char *normalized = grammar_sql_normalize ("SELECT \"order\", \"a b\", \"Größe\", '\"x\"' FROM \"T\"");
+
+  g_assert_cmpstr (bare, ==, quoted);
+  g_assert_cmpstr (bare, !=, other_case);
+  g_assert_cmpstr (normalized, ==, "SELECT order, \"a b\", \"Größe\", '\"x\"' FROM T");
+}
+
+/* Which names each dialect reads bare as themselves. */
+static void
+test_dialects (void)
+{
+  static const struct { const char *name; gboolean sqlite, postgres, mysql; } cases[] = {
+    { "people", FALSE, FALSE, FALSE },
+    { "People_ID", FALSE, TRUE, FALSE },
+    { "_x9", FALSE, FALSE, FALSE },
+    { "order", TRUE, TRUE, TRUE },
+    { "GROUP", TRUE, TRUE, TRUE },
+    { "user", FALSE, TRUE, FALSE },
+    { "position", FALSE, FALSE, TRUE },
+    { "Home Town", TRUE, TRUE, TRUE },
+    { "Größe", TRUE, TRUE, TRUE },
+    { "9lives", TRUE, TRUE, TRUE },
+    { "a\"b", TRUE, TRUE, TRUE },
+    { "", TRUE, TRUE, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%s", cases[i].name);
+      g_assert_cmpint (grammar_sql_dialect_needs_quotes (GRAMMAR_SQL_DIALECT_SQLITE, cases[i].name), ==, cases[i].sqlite);
+      g_assert_cmpint (grammar_sql_dialect_needs_quotes (GRAMMAR_SQL_DIALECT_POSTGRES, cases[i].name), ==, cases[i].postgres);
+      g_assert_cmpint (grammar_sql_dialect_needs_quotes (GRAMMAR_SQL_DIALECT_MYSQL, cases[i].name), ==, cases[i].mysql);
+    }
+  /* The sqlite plugin keeps the interface's default, SQLite's rule. */
+  g_assert_false (grammar_database_identifier_needs_quotes (database, "People_ID"));
+  g_assert_true (grammar_database_identifier_needs_quotes (database, "Order Items"));
+}
+
+/* Bare names of a template take the schema's spelling in the statement
+ * that runs; keywords, functions, aliases and literals are left alone. */
+static void
+test_resolve_bare_names (void)
+{
+  g_autoptr (GrammarSqlTemplate) spider = parse ("SELECT T1.name, count(*) FROM PEOPLE AS T1 JOIN Employment AS T2 "
+                                                 "ON T1.people_id = T2.PEOPLE_ID WHERE T1.nationality = 'name' "
+                                                 "AND T1.Name = '[people.Name]' GROUP BY T1.name ORDER BY T1.age");
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (grammar_sql_template_validate (spider, database, schema, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_sql_template_get_bound_sql (spider), ==,
+                   "SELECT T1.Name, count(*) FROM people AS T1 JOIN employment AS T2 "
+                   "ON T1.People_ID = T2.People_ID WHERE T1.Nationality = 'name' "
+                   "AND T1.Name = ?1 GROUP BY T1.Name ORDER BY T1.Age");
+  /* The text and the id stay as written. */
+  g_assert_true (g_str_has_prefix (grammar_sql_template_get_sql (spider), "SELECT T1.name, count(*) FROM PEOPLE"));
+}
+
+/* Foreign keys in one order whatever order they are added in. */
+static void
+test_foreign_key_order (void)
+{
+  g_autoptr (GrammarTable) table = grammar_table_new ("employment", FALSE);
+  const char *company[] = { "Company_ID", NULL }, *people[] = { "People_ID", NULL };
+  const char *pair[] = { "Company_ID", "People_ID", NULL };
+  g_autoptr (GrammarForeignKey) to_people = grammar_foreign_key_new (people, "people", people);
+  g_autoptr (GrammarForeignKey) to_company = grammar_foreign_key_new (company, "company", company);
+  g_autoptr (GrammarForeignKey) to_pair = grammar_foreign_key_new (pair, "contract", pair);
+  GPtrArray *keys;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pair) - 1; i++)
+    {
+      g_autoptr (GrammarColumn) column = grammar_column_new (pair[i], "INTEGER", TRUE, 0, NULL);
+
+      grammar_table_add_column (table, column);
+    }
+  grammar_table_add_foreign_key (table, to_people);
+  grammar_table_add_foreign_key (table, to_pair);
+  grammar_table_add_foreign_key (table, to_company);
+  keys = grammar_table_get_foreign_keys (table);
+  g_assert_cmpuint (keys->len, ==, 3);
+  g_assert_true (g_ptr_array_index (keys, 0) == to_company);
+  g_assert_true (g_ptr_array_index (keys, 1) == to_pair);
+  g_assert_true (g_ptr_array_index (keys, 2) == to_people);
+}
+
 /* Values. */
 
 static void
@@ -850,6 +944,10 @@ main (int    argc,
   g_test_add_func ("/templates/parse/literals-and-comments", test_parse_literals_and_comments);
   g_test_add_func ("/templates/parse/errors", test_parse_errors);
   g_test_add_func ("/templates/ids", test_ids);
+  g_test_add_func ("/templates/ids/quotes", test_ids_quotes);
+  g_test_add_func ("/templates/names/dialects", test_dialects);
+  g_test_add_func ("/templates/names/resolve", test_resolve_bare_names);
+  g_test_add_func ("/templates/names/foreign-key-order", test_foreign_key_order);
   g_test_add_func ("/templates/values/to-text", test_value_to_text);
   g_test_add_func ("/templates/values/fill", test_fill);
   g_test_add_func ("/templates/validate/valid", test_validate);

@@ -828,9 +828,17 @@ grammar_mysql_database_sql_form (GrammarDatabase *database,
 #define MARIADB_TABLE_IDS "information_schema.INNODB_SYS_TABLES"
 #define MYSQL_TABLE_IDS "information_schema.INNODB_TABLES"
 
+/* InnoDB names a table `db/name` in the filename encoding, where a
+ * space is `@0020` and `ß` is `@1je`: MariaDB spells a name so with
+ * CONVERT(… USING filename), compared as bytes. */
+#define MARIADB_TABLE_ID_NAME \
+  "CAST(i.NAME AS BINARY) = CONCAT(CAST(CONVERT(t.TABLE_SCHEMA USING filename) AS BINARY), '/'," \
+  " CAST(CONVERT(t.TABLE_NAME USING filename) AS BINARY))"
+#define MYSQL_TABLE_ID_NAME "i.NAME = CONCAT(t.TABLE_SCHEMA, '/', t.TABLE_NAME)"
+
 #define TABLES_BY_ID_SQL \
   "SELECT t.TABLE_NAME FROM information_schema.TABLES t" \
-  " LEFT JOIN %s i ON i.NAME = CONCAT(t.TABLE_SCHEMA, '/', t.TABLE_NAME)" \
+  " LEFT JOIN %s i ON %s" \
   " WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')" \
   " ORDER BY i.TABLE_ID IS NULL, i.TABLE_ID, t.CREATE_TIME, t.TABLE_NAME"
 
@@ -881,8 +889,9 @@ list_tables (GrammarMysqlDatabase  *self,
              MYSQL                 *connection,
              GError               **error)
 {
-  g_autofree char *by_id = g_strdup_printf (TABLES_BY_ID_SQL, self->is_mariadb ? MARIADB_TABLE_IDS
-                                                                              : MYSQL_TABLE_IDS);
+  g_autofree char *by_id = g_strdup_printf (TABLES_BY_ID_SQL,
+                                            self->is_mariadb ? MARIADB_TABLE_IDS : MYSQL_TABLE_IDS,
+                                            self->is_mariadb ? MARIADB_TABLE_ID_NAME : MYSQL_TABLE_ID_NAME);
   g_autoptr (MYSQL_RES) result = NULL;
   GPtrArray *names;
   MYSQL_ROW row;
@@ -1330,6 +1339,15 @@ grammar_mysql_database_init (GrammarMysqlDatabase *self)
   self->idle = g_ptr_array_new_with_free_func ((GDestroyNotify) mysql_close);
 }
 
+/* MariaDB keeps a bare name's case; its reserved words need
+ * quotes (in double quotes: the session runs with ANSI_QUOTES). */
+static gboolean
+grammar_mysql_database_identifier_needs_quotes (GrammarDatabase *database,
+                                                const char      *identifier)
+{
+  return grammar_sql_dialect_needs_quotes (GRAMMAR_SQL_DIALECT_MYSQL, identifier);
+}
+
 static void
 grammar_mysql_database_database_iface_init (GrammarDatabaseInterface *iface)
 {
@@ -1337,6 +1355,7 @@ grammar_mysql_database_database_iface_init (GrammarDatabaseInterface *iface)
   iface->query_cursor = grammar_mysql_database_query_cursor;
   iface->check_query = grammar_mysql_database_check_query;
   iface->sql_form = grammar_mysql_database_sql_form;
+  iface->identifier_needs_quotes = grammar_mysql_database_identifier_needs_quotes;
 }
 
 static void

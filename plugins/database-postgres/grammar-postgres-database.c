@@ -1396,6 +1396,15 @@ grammar_postgres_database_init (GrammarPostgresDatabase *self)
   self->schema_name = g_strdup ("public");
 }
 
+/* PostgreSQL folds a bare name to lower case: `People_ID`
+ * needs quotes, as do its reserved words (`user`). */
+static gboolean
+grammar_postgres_database_identifier_needs_quotes (GrammarDatabase *database,
+                                                   const char      *identifier)
+{
+  return grammar_sql_dialect_needs_quotes (GRAMMAR_SQL_DIALECT_POSTGRES, identifier);
+}
+
 static void
 grammar_postgres_database_database_iface_init (GrammarDatabaseInterface *iface)
 {
@@ -1403,6 +1412,7 @@ grammar_postgres_database_database_iface_init (GrammarDatabaseInterface *iface)
   iface->query_cursor = grammar_postgres_database_query_cursor;
   iface->check_query = grammar_postgres_database_check_query;
   iface->sql_form = grammar_postgres_database_sql_form;
+  iface->identifier_needs_quotes = grammar_postgres_database_identifier_needs_quotes;
 }
 
 static void

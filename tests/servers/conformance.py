@@ -4,7 +4,7 @@
 Run by with-server.py (which starts the server and exports its address):
 
     with-server.py postgres|mysql --database acme=ACME.sql --database library=LIB.sql \\
-        -- conformance.py DEMO.ini ACME.sql LIB.sql
+        --database names=NAMES.sql -- conformance.py DEMO.ini ACME.sql LIB.sql NAMES.sql
 
 For each fixture, `grammar schema --json` (up to the declared type names,
 which keep each server's spelling), `grammar sql-templates`,
@@ -12,6 +12,14 @@ which keep each server's spelling), `grammar sql-templates`,
 the sqlite plugin (the fixture as a script) and from the server plugin;
 and `grammar run` on the demo keyfile, with only its [database] section
 changed, must write the same datasets, verdicts and reports.
+
+The names fixture (conformance-names.sql) holds names that need quotes:
+mixed case, reserved words, spaces, letters outside ASCII. Each backend
+quotes the ones its dialect needs (PostgreSQL `"People_ID"` where SQLite
+and MariaDB write `People_ID`; `"user"` in PostgreSQL only), so its
+files must be the same bytes once the SQL in them is read without the
+quotes a plain name does not need; the template ids, which do not depend
+on those quotes, must be the same as they are.
 
 One difference is pinned rather than removed: when each binding of a
 template has one row at most, `grammar qa` reads the template's rows
@@ -128,6 +136,42 @@ def records(text):
     return "\n".join(sorted(out)) + "\n"
 
 
+PLAIN_NAME = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)"')
+
+
+def unquote_plain_names(sql):
+    """@sql without the quotes around names of ASCII letters, digits and
+    underscores, string literals left alone."""
+    parts = re.split(r"('(?:[^']|'')*')", sql)
+    return "".join(part if part.startswith("'") else PLAIN_NAME.sub(r"\1", part) for part in parts)
+
+
+def without_name_quotes(value):
+    """A JSON value with every "sql" member read by unquote_plain_names()."""
+    if isinstance(value, dict):
+        return {key: unquote_plain_names(item) if key == "sql" and isinstance(item, str) else without_name_quotes(item)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [without_name_quotes(item) for item in value]
+    return value
+
+
+def sql_without_name_quotes(text):
+    """A JSON file, or JSON Lines, with its SQL read without needless quotes."""
+    try:
+        return json.dumps(without_name_quotes(json.loads(text)), ensure_ascii=False, indent=1) + "\n"
+    except ValueError:
+        return "".join(json.dumps(without_name_quotes(json.loads(line)), ensure_ascii=False) + "\n"
+                       for line in text.splitlines())
+
+
+def template_ids(text):
+    """The SQL template ids of a sql.json or text.json, in file order."""
+    data = json.loads(text)
+    templates = data.get("sql_templates", []) if isinstance(data, dict) else data
+    return "\n".join(template["id"] for template in templates) + "\n"
+
+
 def compare_files(label, sqlite_path, server_path, normalise=None):
     if not os.path.exists(sqlite_path) or not os.path.exists(server_path):
         tap(False, label, "missing: %s or %s" % (sqlite_path, server_path))
@@ -160,7 +204,7 @@ def generate(label, config, folder):
     return True
 
 
-def conformance(tmp, name, database, script, over_socket):
+def conformance(tmp, name, database, script, over_socket, quotes_differ=False):
     sqlite_ini = os.path.join(tmp, name + "-sqlite.ini")
     server_ini = os.path.join(tmp, name + "-server.ini")
     with open(sqlite_ini, "w") as f:
@@ -173,13 +217,23 @@ def conformance(tmp, name, database, script, over_socket):
         return
     compare_files("%s: grammar schema --json is the same up to type names" % name,
                   os.path.join(a, "schema.json"), os.path.join(b, "schema.json"), without_types)
+    how, unquote = "byte-identical", (lambda text: text)
+    if quotes_differ:
+        how, unquote = "the same up to the quotes of plain names in its SQL", sql_without_name_quotes
+        for file in ("sql.json", "text.json"):
+            compare_files("%s: %s has the same template ids" % (name, file),
+                          os.path.join(a, file), os.path.join(b, file), template_ids)
     for file in ("sql.json", "text.json"):
-        compare_files("%s: %s is byte-identical" % (name, file), os.path.join(a, file), os.path.join(b, file))
+        compare_files("%s: %s is %s" % (name, file, how), os.path.join(a, file), os.path.join(b, file), unquote)
     if SERVER == "mysql":
-        compare_files("%s: qa.jsonl has byte-identical records (in InnoDB's order)" % name,
-                      os.path.join(a, "qa.jsonl"), os.path.join(b, "qa.jsonl"), sorted_lines)
+        records_how = "the same records, up to the quotes of plain names in their SQL," if quotes_differ \
+            else "byte-identical records"
+        compare_files("%s: qa.jsonl has %s (in InnoDB's order)" % (name, records_how),
+                      os.path.join(a, "qa.jsonl"), os.path.join(b, "qa.jsonl"),
+                      lambda text: sorted_lines(unquote(text)))
     else:
-        compare_files("%s: qa.jsonl is byte-identical" % name, os.path.join(a, "qa.jsonl"), os.path.join(b, "qa.jsonl"))
+        compare_files("%s: qa.jsonl is %s" % (name, how), os.path.join(a, "qa.jsonl"), os.path.join(b, "qa.jsonl"),
+                      unquote)
     lines = read(os.path.join(b, "qa.jsonl")).count("\n")
     print("# %s: %d dataset records from %s" % (name, lines, SERVER))
 
@@ -288,11 +342,11 @@ def dropped_connection(tmp):
 
 
 def main(argv):
-    if SERVER not in ("postgres", "mysql") or len(argv) != 4:
+    if SERVER not in ("postgres", "mysql") or len(argv) != 5:
         print("usage: with-server.py postgres|mysql --database acme=A.sql --database library=L.sql"
-              " -- conformance.py DEMO.ini A.sql L.sql", file=sys.stderr)
+              " --database names=N.sql -- conformance.py DEMO.ini A.sql L.sql N.sql", file=sys.stderr)
         return 2
-    demo_ini, acme, library = (os.path.abspath(p) for p in argv[1:4])
+    demo_ini, acme, library, names = (os.path.abspath(p) for p in argv[1:5])
     if SERVER == "mysql":
         # Table creation order comes from InnoDB's table ids, which need PROCESS.
         grant = "GRANT PROCESS ON *.* TO '%s'@'localhost'; GRANT PROCESS ON *.* TO '%s'@'127.0.0.1';" % (
@@ -304,6 +358,7 @@ def main(argv):
     try:
         conformance(tmp, "acme", "acme", acme, over_socket=True)
         conformance(tmp, "library", "library", library, over_socket=False)
+        conformance(tmp, "names", "names", names, over_socket=True, quotes_differ=True)
         whole_run(tmp, demo_ini, acme)
         dropped_connection(tmp)
     finally:
