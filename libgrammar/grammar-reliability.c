@@ -352,10 +352,23 @@ add_figures (GrammarReliability *self,
              GPtrArray          *observations)
 {
   g_autofree char *verdict = NULL;
+  g_autoptr (GArray) scores = g_array_new (FALSE, FALSE, sizeof (double));
   Tally tally = { 0 };
 
   for (guint i = 0; i < observations->len; i++)
-    tally_add (&tally, g_ptr_array_index (observations, i));
+    {
+      const Observation *observation = g_ptr_array_index (observations, i);
+
+      tally_add (&tally, observation);
+      if (observation->measured)
+        g_array_append_val (scores, observation->score);
+    }
+  /* Summed in a canonical order: the mean depends on the records, not on
+   * the order a concurrent stage wrote them in (to the last bit). */
+  g_array_sort (scores, compare_doubles);
+  tally.score_sum = 0.0;
+  for (guint i = 0; i < scores->len; i++)
+    tally.score_sum += g_array_index (scores, double, i);
 
   grammar_json_add_int (builder, "records", tally.records);
   grammar_json_add_int (builder, "unmeasured", tally.unmeasured);

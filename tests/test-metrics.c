@@ -590,6 +590,61 @@ test_reliability_large (void)
   g_assert_cmpfloat_with_epsilon (json_array_get_double_element (interval, 1), area + Z95 * se, 1e-9);
 }
 
+/* The figures depend on the records, not on the order a concurrent
+ * stage wrote them in: the same assessed lines forwards and backwards
+ * give the same JSON, mean_score included, to the last bit. */
+static char *
+reliability_json_of (const char *judged_path,
+                     const char *assessed_path)
+{
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (GrammarReliability) reliability = grammar_reliability_new ();
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+
+  evaluation = grammar_evaluation_load (judged_path, NULL, &error);
+  g_assert_no_error (error);
+  grammar_reliability_add_judged (reliability, evaluation);
+  g_assert_true (grammar_reliability_add_assessed (reliability, assessed_path, NULL, &error));
+  g_assert_no_error (error);
+  json = grammar_reliability_to_json (reliability);
+  return json_to_string (json, FALSE);
+}
+
+static void
+test_reliability_order (void)
+{
+  g_autoptr (GString) judged = g_string_new (NULL);
+  g_autoptr (GString) forwards = g_string_new (NULL);
+  g_autoptr (GString) backwards = g_string_new (NULL);
+  g_autofree char *judged_path = NULL;
+  g_autofree char *forwards_path = NULL;
+  g_autofree char *backwards_path = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  const guint n = 500;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (judged, "{\"id\":\"r%u\",\"group\":\"g%u\",\"style\":\"short\",\"text\":\"q\","
+                            "\"answer\":[[\"x\"]],\"response\":\"x\",\"verdict\":\"%s\"}\n", i, i,
+                            i % 3 == 0 ? "incorrect" : "correct");
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = n - 1 - k;
+
+      g_string_append_printf (forwards, "{\"id\":\"r%u\",\"assessment\":{\"m\":{\"plugin\":\"p\","
+                              "\"score\":%.17g,\"threshold\":0.5}}}\n", k, fmod (k / 7.0 + k * 0.013, 1.0));
+      g_string_append_printf (backwards, "{\"id\":\"r%u\",\"assessment\":{\"m\":{\"plugin\":\"p\","
+                              "\"score\":%.17g,\"threshold\":0.5}}}\n", i, fmod (i / 7.0 + i * 0.013, 1.0));
+    }
+  judged_path = grammar_test_write_file (tmpdir, "order.judged.jsonl", judged->str);
+  forwards_path = grammar_test_write_file (tmpdir, "order.forwards.jsonl", forwards->str);
+  backwards_path = grammar_test_write_file (tmpdir, "order.backwards.jsonl", backwards->str);
+  first = reliability_json_of (judged_path, forwards_path);
+  second = reliability_json_of (judged_path, backwards_path);
+  g_assert_cmpstr (first, ==, second);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -605,6 +660,7 @@ main (int    argc,
   g_test_add_func ("/metrics/offline", test_offline);
   g_test_add_func ("/metrics/reliability", test_reliability);
   g_test_add_func ("/metrics/reliability/large", test_reliability_large);
+  g_test_add_func ("/metrics/reliability/order", test_reliability_order);
   g_test_add_func ("/metrics/config-errors", test_config_errors);
   g_test_add_func ("/assess/cli", test_cli);
   g_test_add_func ("/assess/resume-after-kill", test_resume_after_kill);
