@@ -10,7 +10,7 @@
 #include "grammar-error.h"
 #include "grammar-py-import.h"
 #include "grammar-record.h"
-#include "grammar-rule-verbalizer.h"
+#include "grammar-text-style.h"
 
 /*
  * The Python tool writes, per database:

@@ -11,15 +11,9 @@
 #include "grammar-verbalizer.h"
 #include "grammar-schema.h"
 #include "grammar-template-set.h"
+#include "grammar-text-style.h"
 
 G_BEGIN_DECLS
-
-const char * const    *grammar_text_style_list               (void);
-gboolean               grammar_text_style_check              (const char            *style,
-                                                              GError               **error);
-const char            *grammar_text_style_get_summary        (const char            *style);
-const char            *grammar_text_style_get_criteria       (const char            *style);
-guint                  grammar_text_count_words              (const char            *text);
 
 #define GRAMMAR_TYPE_RULE_VERBALIZER (grammar_rule_verbalizer_get_type ())
 G_DECLARE_FINAL_TYPE (GrammarRuleVerbalizer, grammar_rule_verbalizer, GRAMMAR, RULE_VERBALIZER, GObject)

@@ -9,7 +9,7 @@
 #include "grammar-json-private.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
-#include "grammar-rule-verbalizer.h"
+#include "grammar-text-style.h"
 #include "grammar-template-set.h"
 
 /**

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "grammar-rule-verbalizer-private.h"
 #include "grammar-error.h"
-#include "grammar-rule-verbalizer.h"
+#include "grammar-text-style.h"
 #include "grammar-sql-lexer-private.h"
 
 /* Text styles */

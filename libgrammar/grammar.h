@@ -49,6 +49,7 @@
 #include "grammar-schema-generator.h"
 #include "grammar-llm-sql-generator.h"
 #include "grammar-rule-verbalizer.h"
+#include "grammar-text-style.h"
 #include "grammar-llm-verbalizer.h"
 #include "grammar-qa-generator.h"
 #include "grammar-py-import.h"
