@@ -140,9 +140,10 @@ grammar_rules_identifier_words (const char *identifier)
   return words;
 }
 
-static gboolean
-ends_with_any (const char         *word,
-               const char * const *endings)
+/* Whether @word ends with one of @endings. */
+gboolean
+grammar_rules_ends_with_any (const char         *word,
+                             const char * const *endings)
 {
   for (guint i = 0; endings[i] != NULL; i++)
     if (g_str_has_suffix (word, endings[i]))
@@ -170,9 +171,9 @@ grammar_rules_singularize (const char *word)
       return g_strdup (irregular[i][1]);
   if (len > 3 && g_str_has_suffix (word, "ies"))
     return g_strdup_printf ("%.*sy", (int) (len - 3), word);
-  if (ends_with_any (word, es_endings))
+  if (grammar_rules_ends_with_any (word, es_endings))
     return g_strndup (word, len - 2);
-  if (len > 2 && word[len - 1] == 's' && !ends_with_any (word, s_keepers))
+  if (len > 2 && word[len - 1] == 's' && !grammar_rules_ends_with_any (word, s_keepers))
     return g_strndup (word, len - 1);
   return g_strdup (word);
 }
@@ -238,7 +239,7 @@ grammar_rules_pluralize (const char *noun)
     return g_strdup_printf ("%.*speople", (int) (len - 6), noun);
   if (len > 1 && noun[len - 1] == 'y' && strchr ("aeiou", noun[len - 2]) == NULL)
     return g_strdup_printf ("%.*sies", (int) (len - 1), noun);
-  if (ends_with_any (noun, es_endings))
+  if (grammar_rules_ends_with_any (noun, es_endings))
     return g_strconcat (noun, "es", NULL);
   return g_strconcat (noun, "s", NULL);
 }

@@ -145,16 +145,6 @@ in_list (const char         *word,
   return g_strv_contains (list, word);
 }
 
-static gboolean
-ends_with_any (const char         *word,
-               const char * const *endings)
-{
-  for (guint i = 0; endings[i] != NULL; i++)
-    if (g_str_has_suffix (word, endings[i]))
-      return TRUE;
-  return FALSE;
-}
-
 /* Whether @word names a code rather than a thing: `isbn`, `code`,
  * `number`, `key`… */
 gboolean
@@ -467,7 +457,7 @@ is_adjective (const char *word)
   };
   const Participle *entry;
 
-  return in_list (word, adjective_words) || is_participle (word, &entry) || ends_with_any (word, suffixes);
+  return in_list (word, adjective_words) || is_participle (word, &entry) || grammar_rules_ends_with_any (word, suffixes);
 }
 
 /* “a”, “an” or nothing before a noun phrase that follows “is” or “have”:
@@ -702,7 +692,7 @@ is_person_noun (const char *word)
 
   if (in_list (word, not_persons))
     return FALSE;
-  return in_list (word, person_nouns) || (strlen (word) > 3 && ends_with_any (word, agent_suffixes));
+  return in_list (word, person_nouns) || (strlen (word) > 3 && grammar_rules_ends_with_any (word, agent_suffixes));
 }
 
 /* Another person's name or contact takes the possessive: a book's

@@ -194,6 +194,8 @@ struct _GrammarRuleVerbalizer
 };
 
 G_GNUC_INTERNAL
+gboolean grammar_rules_ends_with_any (const char *word, const char * const *endings);
+G_GNUC_INTERNAL
 char * grammar_rules_pluralize (const char *noun);
 G_GNUC_INTERNAL
 char * grammar_rules_singularize (const char *word);

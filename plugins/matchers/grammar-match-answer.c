@@ -59,13 +59,10 @@ token_is (GrammarMatchText *text,
 }
 
 static gboolean
-in_list (const char        *word,
+in_list (const char         *word,
          const char * const *list)
 {
-  for (gsize i = 0; list[i] != NULL; i++)
-    if (g_str_equal (word, list[i]))
-      return TRUE;
-  return FALSE;
+  return g_strv_contains (list, word);
 }
 
 /* ---- booleans ---- */
