@@ -27,5 +27,7 @@ char *grammar_database_column_sql_form (GrammarDatabase *database,
  * is the same text on every backend. */
 G_GNUC_INTERNAL
 gboolean grammar_sql_is_plain_everywhere (const char *identifier);
+G_GNUC_INTERNAL
+gboolean grammar_sql_is_ascii_name (const char *identifier);
 
 G_END_DECLS

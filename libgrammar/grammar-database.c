@@ -162,15 +162,11 @@ grammar_sql_dialect_needs_quotes (GrammarSqlDialect  dialect,
 
   g_return_val_if_fail (identifier != NULL, TRUE);
 
-  if (!g_ascii_isalpha (identifier[0]) && identifier[0] != '_')
+  if (!grammar_sql_is_ascii_name (identifier))
     return TRUE;
-  for (const char *p = identifier; *p != '\0'; p++)
-    {
-      if (!g_ascii_isalnum (*p) && *p != '_')
-        return TRUE;
-      if (dialect == GRAMMAR_SQL_DIALECT_POSTGRES && g_ascii_isupper (*p))
-        return TRUE;
-    }
+  for (const char *p = identifier; dialect == GRAMMAR_SQL_DIALECT_POSTGRES && *p != '\0'; p++)
+    if (g_ascii_isupper (*p))
+      return TRUE;
   switch (dialect)
     {
     case GRAMMAR_SQL_DIALECT_POSTGRES: keywords = postgres_keywords; break;
@@ -179,6 +175,20 @@ grammar_sql_dialect_needs_quotes (GrammarSqlDialect  dialect,
     default: keywords = sqlite_keywords; break;
     }
   return is_keyword (keywords, identifier);
+}
+
+/* ASCII letters, digits and underscores, starting with a letter or an
+ * underscore: a name no dialect needs quotes for but for its case and
+ * its keywords. */
+gboolean
+grammar_sql_is_ascii_name (const char *identifier)
+{
+  if (!g_ascii_isalpha (identifier[0]) && identifier[0] != '_')
+    return FALSE;
+  for (const char *p = identifier; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
 }
 
 gboolean

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar-database-private.h"
 #include "grammar-enums.h"
 #include "grammar-error.h"
 #include "grammar-value.h"
@@ -315,17 +316,6 @@ is_quoted_placeholder (const Token *token)
          length == token->length - 2;
 }
 
-static gboolean
-is_plain_name (const char *name)
-{
-  if (!g_ascii_isalpha (name[0]) && name[0] != '_')
-    return FALSE;
-  for (const char *p = name; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '_')
-      return FALSE;
-  return TRUE;
-}
-
 /* The name a quoted identifier holds when it is ASCII letters, digits
  * and underscores (`"People_ID"`, `"order"`), else %NULL. */
 static char *
@@ -334,7 +324,7 @@ quoted_plain_name (const Token *token)
   g_autofree char *name = NULL;
 
   if (token->kind != TOKEN_QUOTED || token->unterminated ||
-      parse_name (token->start, &name) != token->start + token->length || !is_plain_name (name))
+      parse_name (token->start, &name) != token->start + token->length || !grammar_sql_is_ascii_name (name))
     return NULL;
   return g_steal_pointer (&name);
 }
@@ -1233,7 +1223,7 @@ is_dialect_keyword (GrammarDatabase *database,
 {
   g_autofree char *lower = g_ascii_strdown (token->start, token->length);
 
-  return is_plain_name (lower) && grammar_database_identifier_needs_quotes (database, lower);
+  return grammar_sql_is_ascii_name (lower) && grammar_database_identifier_needs_quotes (database, lower);
 }
 
 static char *
