@@ -203,7 +203,7 @@ grammar_match_text_find (GrammarMatchText *self,
       if (!grammar_match_text_equal_at (self, at, needle))
         continue;
       for (guint k = 0; k < n; k++)
-        refused = refused || self->masked[at + k] || (skip_refused && self->refused[at + k]);
+        refused = refused || grammar_match_text_is_excluded (self, at + k, skip_refused);
       if (!refused)
         return (gssize) at;
     }
@@ -379,7 +379,7 @@ span_is_excluded (GrammarMatchText *self,
     {
       GrammarMatchToken *token = &g_array_index (self->tokens, GrammarMatchToken, i);
 
-      if (token->start < end && token->end > start && (self->masked[i] || (skip_refused && self->refused[i])))
+      if (token->start < end && token->end > start && grammar_match_text_is_excluded (self, i, skip_refused))
         return TRUE;
     }
   return FALSE;
