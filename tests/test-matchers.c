@@ -648,6 +648,21 @@ test_contains_truth_values (void)
     /* 1 and 0 are numbers unless the question asks yes or no */
     { "[[1]]", "There is 1 copy left.", C, NULL, "How many copies are left?" },
     { "[[1]]", "Yes, there are some.", I, NULL, "How many copies are left?" },
+    /* yes/no questions as the rule verbalizer writes them in every style:
+     * indirect ("whether"), or an auxiliary opening a later clause */
+    { "[[1]]", "Yes, Harbour Street has parking.", C, "says yes", "Whether 'Harbour Street' has parking" },
+    { "[[0]]", "No, Quay's End does not have parking.", C, "says no",
+      "Could you tell me whether the branch named \"Quay's End\" has parking?" },
+    { "[[1]]", "No, she is not.", I, "says no", "Tell me whether the member 'Ana Ruiz' is active." },
+    { "[[1]]", "Yes, Raj Patel is an active member.", C, NULL,
+      "While reviewing the member entries in our database, I want to make sure that I have one fact exactly "
+      "right. Is the member named 'Raj Patel' active, according to the records that we have?" },
+    { "[[0]]", "No.", C, NULL, "According to the records, is the product whose SKU is 'TWL-7' discontinued?" },
+    { "[[1]]", "yep", C, NULL, "quick question: is 'Ray Moss' active?" },
+    /* a polite request is no yes/no question: 0 and 1 stay numbers */
+    { "[[0]]", "There are 0 copies left.", C, NULL, "Could you tell me how many copies of 'Dune' are left?" },
+    { "[[0]]", "The quantity is 0.", C, NULL, "Can you find the quantity for the order 'SO-1003'?" },
+    { "[[1]]", "Yes, I can.", I, NULL, "Do you know the quantity for the order 'SO-1001'?" },
   };
   g_autoptr (GrammarMatcher) matcher = build_matcher ("contains", NULL);
 

@@ -67,12 +67,51 @@ in_list (const char         *word,
 
 /* ---- booleans ---- */
 
+/* The words of @question, case folded: runs of ASCII letters and
+ * apostrophes; a clause mark (. , ; : ! ? or a line break) before a word
+ * is kept as the word "" so that clauses can be told apart. */
+static GPtrArray *
+question_words (const char *question)
+{
+  GPtrArray *words = g_ptr_array_new_with_free_func (g_free);
+  gboolean clause = TRUE;
+
+  for (const char *p = question; *p != '\0';)
+    {
+      const char *end = p;
+
+      if (!g_ascii_isalpha (*p))
+        {
+          if (strchr (".,;:!?\n", *p) != NULL)
+            clause = TRUE;
+          p++;
+          continue;
+        }
+      while (g_ascii_isalpha (*end) || *end == '\'')
+        end++;
+      if (clause)
+        g_ptr_array_add (words, g_strdup (""));
+      g_ptr_array_add (words, g_ascii_strdown (p, end - p));
+      clause = FALSE;
+      p = end;
+    }
+  return words;
+}
+
 /**
  * grammar_match_answer_is_yes_no_question:
  * @question: (nullable): the text of the query
  *
- * Returns: whether @question opens with an auxiliary verb ("Is…",
- *   "Does…", "Has…", "Can…"), as a yes/no question does
+ * Whether @question asks yes or no: indirectly ("Tell me whether the
+ * branch has parking", "Whether 'Harbour Street' has parking"), or with a
+ * clause that opens with an auxiliary verb ("Is the member active?",
+ * "According to the records, is it discontinued?", "quick question: has
+ * it shipped?", a sentence after some context). An auxiliary followed by
+ * "you" or "I" opens a polite request ("Could you tell me the quantity",
+ * "May I know the date", "Do you know the title"), not a yes/no
+ * question.
+ *
+ * Returns: whether @question asks yes or no
  */
 gboolean
 grammar_match_answer_is_yes_no_question (const char *question)
@@ -81,18 +120,23 @@ grammar_match_answer_is_yes_no_question (const char *question)
     "is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "can", "could", "will", "would",
     "should", "may", "must", "isn't", "aren't", "doesn't", "hasn't", NULL,
   };
-  g_autofree char *first = NULL;
-  const char *p = question, *end;
+  static const char * const requesters[] = { "you", "i", "we", NULL };
+  g_autoptr (GPtrArray) words = NULL;
 
   if (question == NULL)
     return FALSE;
-  while (*p != '\0' && !g_ascii_isalpha (*p))
-    p++;
-  end = p;
-  while (g_ascii_isalpha (*end) || *end == '\'')
-    end++;
-  first = g_ascii_strdown (p, end - p);
-  return in_list (first, auxiliaries);
+  words = question_words (question);
+  for (guint i = 0; i < words->len; i++)
+    {
+      const char *word = g_ptr_array_index (words, i);
+
+      if (g_str_equal (word, "whether"))
+        return TRUE;
+      if (i > 0 && ((const char *) g_ptr_array_index (words, i - 1))[0] == '\0' && in_list (word, auxiliaries) &&
+          (i + 1 >= words->len || !in_list (g_ptr_array_index (words, i + 1), requesters)))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /**
