@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "grammar-assess-runner.h"
+#include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-registry.h"

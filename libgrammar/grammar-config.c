@@ -58,6 +58,8 @@ struct _GrammarConfig
 
 G_DEFINE_FINAL_TYPE (GrammarConfig, grammar_config, G_TYPE_OBJECT)
 
+G_DEFINE_QUARK (grammar-config-error-quark, grammar_config_error)
+
 static void
 grammar_config_finalize (GObject *object)
 {

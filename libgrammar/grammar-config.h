@@ -13,6 +13,45 @@
 G_BEGIN_DECLS
 
 /**
+ * GRAMMAR_CONFIG_ERROR:
+ *
+ * Error domain for keyfile configuration errors. Errors in this domain
+ * are from the #GrammarConfigError enumeration. Every such error is
+ * something the user fixes in the keyfile: the command line exits with
+ * status 2.
+ */
+#define GRAMMAR_CONFIG_ERROR (grammar_config_error_quark ())
+
+/**
+ * GrammarConfigError:
+ * @GRAMMAR_CONFIG_ERROR_PARSE: the file is not a valid keyfile or cannot be read
+ * @GRAMMAR_CONFIG_ERROR_MISSING_SECTION: a section that is needed or referenced does not exist
+ * @GRAMMAR_CONFIG_ERROR_MISSING_PLUGIN: a component section has no `plugin=` key
+ * @GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN: no plugin of that name implements the interface
+ * @GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY: the plugin has no property of that name
+ * @GRAMMAR_CONFIG_ERROR_BAD_VALUE: the text of a key cannot be converted to its property
+ * @GRAMMAR_CONFIG_ERROR_CYCLE: sections refer to each other in a cycle
+ * @GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE: a referenced section builds a component of another kind
+ * @GRAMMAR_CONFIG_ERROR_INIT: the plugin refused its configuration (for example a file that cannot be opened)
+ *
+ * Error codes for %GRAMMAR_CONFIG_ERROR.
+ */
+typedef enum {
+  GRAMMAR_CONFIG_ERROR_PARSE,
+  GRAMMAR_CONFIG_ERROR_MISSING_SECTION,
+  GRAMMAR_CONFIG_ERROR_MISSING_PLUGIN,
+  GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN,
+  GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY,
+  GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+  GRAMMAR_CONFIG_ERROR_CYCLE,
+  GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE,
+  GRAMMAR_CONFIG_ERROR_INIT,
+} GrammarConfigError;
+
+GQuark grammar_config_error_quark (void);
+
+
+/**
  * GRAMMAR_PARAM_PATH:
  *
  * A #GParamFlags bit for string properties that hold a file path. A

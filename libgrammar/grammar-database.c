@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "grammar-database-private.h"
+#include "grammar-database.h"
 #include "grammar-error.h"
 
 /**
@@ -28,6 +29,8 @@
  */
 
 G_DEFINE_INTERFACE (GrammarDatabase, grammar_database, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (grammar-database-error-quark, grammar_database_error)
 
 static char *
 grammar_database_real_quote_identifier (GrammarDatabase *self,

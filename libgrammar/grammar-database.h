@@ -17,6 +17,47 @@
 G_BEGIN_DECLS
 
 /**
+ * GRAMMAR_DATABASE_ERROR:
+ *
+ * Error domain for database errors, from the #GrammarDatabaseError
+ * enumeration.
+ */
+#define GRAMMAR_DATABASE_ERROR (grammar_database_error_quark ())
+
+/**
+ * GrammarDatabaseError:
+ * @GRAMMAR_DATABASE_ERROR_OPEN: the database cannot be opened
+ * @GRAMMAR_DATABASE_ERROR_SYNTAX: the SQL text does not compile
+ * @GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY: the statement would write, or is not a query
+ * @GRAMMAR_DATABASE_ERROR_MULTIPLE_STATEMENTS: more than one statement was given
+ * @GRAMMAR_DATABASE_ERROR_BIND: a parameter cannot be bound (count or type)
+ * @GRAMMAR_DATABASE_ERROR_NO_SUCH_TABLE: the table does not exist
+ * @GRAMMAR_DATABASE_ERROR_NO_SUCH_COLUMN: the column does not exist in the table
+ * @GRAMMAR_DATABASE_ERROR_QUERY: running the statement failed (busy, I/O, interrupted)
+ * @GRAMMAR_DATABASE_ERROR_LIMIT: the statement or its answer exceeded a limit:
+ *   the database's `query-timeout` or largest value, or
+ *   #GrammarQaGenerator:max-answer-rows or #GrammarQaGenerator:max-answer-bytes;
+ *   the message names the limit and its value
+ *
+ * Error codes for %GRAMMAR_DATABASE_ERROR. All but
+ * %GRAMMAR_DATABASE_ERROR_QUERY are input errors the user can fix.
+ */
+typedef enum {
+  GRAMMAR_DATABASE_ERROR_OPEN,
+  GRAMMAR_DATABASE_ERROR_SYNTAX,
+  GRAMMAR_DATABASE_ERROR_NOT_READ_ONLY,
+  GRAMMAR_DATABASE_ERROR_MULTIPLE_STATEMENTS,
+  GRAMMAR_DATABASE_ERROR_BIND,
+  GRAMMAR_DATABASE_ERROR_NO_SUCH_TABLE,
+  GRAMMAR_DATABASE_ERROR_NO_SUCH_COLUMN,
+  GRAMMAR_DATABASE_ERROR_QUERY,
+  GRAMMAR_DATABASE_ERROR_LIMIT,
+} GrammarDatabaseError;
+
+GQuark grammar_database_error_quark (void);
+
+
+/**
  * GRAMMAR_DATABASE_EXTENSION_POINT_NAME:
  *
  * The GIO extension point that database plugins implement.

@@ -13,6 +13,7 @@
 #include "grammar-document-generator-private.h"
 #include "grammar-configurable.h"
 #include "grammar-document-generator.h"
+#include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
 #include "grammar-sql-template.h"

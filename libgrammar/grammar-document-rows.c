@@ -13,6 +13,7 @@
 #include "grammar-error.h"
 #include "grammar-file-private.h"
 #include "grammar-sql-template.h"
+#include "grammar-value.h"
 
 /* Values and rows --------------------------------------------------------------- */
 

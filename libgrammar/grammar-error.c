@@ -6,10 +6,10 @@
 
 #include <gio/gio.h>
 
+#include "grammar-config.h"
+#include "grammar-database.h"
 #include "grammar-error.h"
 
-G_DEFINE_QUARK (grammar-config-error-quark, grammar_config_error)
-G_DEFINE_QUARK (grammar-database-error-quark, grammar_database_error)
 G_DEFINE_QUARK (grammar-error-quark, grammar_error)
 
 /**

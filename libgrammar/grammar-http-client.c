@@ -10,6 +10,7 @@
 #include <gio/gnetworking.h>
 #include <libsoup/soup.h>
 
+#include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-http-client.h"
 #include "grammar-sync-private.h"

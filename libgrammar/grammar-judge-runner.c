@@ -8,6 +8,7 @@
 
 #include "grammar-json-private.h"
 #include "grammar-enums.h"
+#include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-judge-runner.h"
 #include "grammar-jsonl-private.h"

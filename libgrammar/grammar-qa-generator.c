@@ -12,6 +12,7 @@
 #include "grammar-qa-generator-private.h"
 #include "grammar-database-private.h"
 #include "grammar-document.h"
+#include "grammar-database.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
 #include "grammar-sql-lexer-private.h"

@@ -10,6 +10,7 @@
 #include "grammar-qa-run-private.h"
 #include "grammar-qa-generator-private.h"
 #include "grammar-document.h"
+#include "grammar-database.h"
 #include "grammar-error.h"
 #include "grammar-value.h"
 #include "grammar-file-private.h"

@@ -13,6 +13,7 @@
 #include "grammar-file-private.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
+#include "grammar-value.h"
 
 /* The writer ----------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "grammar-database.h"
+#include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-llm.h"
 #include "grammar-matcher.h"

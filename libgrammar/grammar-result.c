@@ -157,52 +157,6 @@ grammar_result_get_value (GrammarResult *self,
 }
 
 /**
- * grammar_value_to_json:
- * @value: (nullable): a database value as a cursor returns it
- *
- * Converts a database value to JSON: integers and reals to numbers,
- * an exact decimal to the number it writes as exactly (`154.80`, see
- * grammar_json_node_new_number()), text to a string, a blob to its
- * base64 text, %NULL to JSON null.
- *
- * Returns: (transfer full): a JSON node
- */
-JsonNode *
-grammar_value_to_json (GVariant *value)
-{
-  JsonNode *node;
-
-  if (value == NULL)
-    return json_node_new (JSON_NODE_NULL);
-  if (grammar_value_get_decimal (value) != NULL)
-    return grammar_json_node_new_number (grammar_value_get_decimal (value));
-
-  node = json_node_new (JSON_NODE_VALUE);
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
-    json_node_set_int (node, g_variant_get_int64 (value));
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
-    json_node_set_double (node, g_variant_get_double (value));
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    json_node_set_string (node, g_variant_get_string (value, NULL));
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
-    {
-      gsize size = 0;
-      const guchar *data = g_variant_get_fixed_array (value, &size, 1);
-
-      g_autofree char *text = g_base64_encode (data, size);
-
-      json_node_set_string (node, text);
-    }
-  else
-    {
-      g_autofree char *text = g_variant_print (value, FALSE);
-
-      json_node_set_string (node, text);
-    }
-  return node;
-}
-
-/**
  * grammar_result_to_json:
  * @self: a #GrammarResult
  *

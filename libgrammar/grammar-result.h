@@ -29,6 +29,4 @@ GVariant      *grammar_result_get_value       (GrammarResult  *self,
                                                guint           column);
 JsonNode      *grammar_result_to_json         (GrammarResult  *self);
 
-JsonNode      *grammar_value_to_json          (GVariant       *value);
-
 G_END_DECLS

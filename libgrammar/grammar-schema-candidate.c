@@ -10,6 +10,7 @@
 #include "grammar-error.h"
 #include "grammar-schema-generator.h"
 #include "grammar-sql-generator-private.h"
+#include "grammar-value.h"
 
 /* Candidates ------------------------------------------------------------- */
 

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-database.h"
 #include "grammar-error.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-sql-statement.h"

@@ -4,8 +4,8 @@
  */
 #pragma once
 
-#if !defined(GRAMMAR_INSIDE) && !defined(GRAMMAR_COMPILATION)
-#error "Only <grammar.h> can be included directly."
+#if !defined(GRAMMAR_PLUGIN_INSIDE) && !defined(GRAMMAR_COMPILATION)
+#error "Only <grammar-plugin.h> can be included directly."
 #endif
 
 #include <glib.h>

@@ -1398,122 +1398,6 @@ unbox (GVariant *value)
   return g_variant_ref (value);
 }
 
-/* Python's repr() of a float: the shortest digits that read back as the
- * same double, positional from 1e-4 up to 1e16, scientific beyond. */
-static char *
-format_double (double d)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-  char digits[32];
-  GString *out;
-  const char *p;
-  int exponent, n_digits = 0, point;
-
-  if (isnan (d))
-    return g_strdup ("nan");
-  if (isinf (d))
-    return g_strdup (d > 0 ? "inf" : "-inf");
-
-  for (int precision = 0; precision < 17; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%de", precision);
-      g_ascii_formatd (buffer, sizeof buffer, format, d);
-      if (g_ascii_strtod (buffer, NULL) == d)
-        break;
-    }
-
-  out = g_string_new (NULL);
-  p = buffer;
-  if (*p == '-')
-    g_string_append_c (out, *p++);
-  for (; *p != 'e'; p++)
-    if (g_ascii_isdigit (*p))
-      digits[n_digits++] = *p;
-  exponent = atoi (p + 1);
-  while (n_digits > 1 && digits[n_digits - 1] == '0')
-    n_digits--;
-
-  point = exponent + 1;  /* digits before the decimal point */
-  if (exponent < -4 || exponent >= 16)
-    {
-      g_string_append_c (out, digits[0]);
-      if (n_digits > 1)
-        g_string_append_printf (out, ".%.*s", n_digits - 1, digits + 1);
-      g_string_append_printf (out, "e%c%02d", exponent < 0 ? '-' : '+', ABS (exponent));
-    }
-  else if (point <= 0)
-    g_string_append_printf (out, "0.%.*s%.*s", -point, "0000", n_digits, digits);
-  else if (point >= n_digits)
-    g_string_append_printf (out, "%.*s%.*s.0", n_digits, digits, point - n_digits, "0000000000000000");
-  else
-    g_string_append_printf (out, "%.*s.%.*s", point, digits, n_digits - point, digits + point);
-  return g_string_free (out, FALSE);
-}
-
-static char *
-format_bytes (GVariant *value)
-{
-  gsize size = 0;
-  const guchar *data = g_variant_get_fixed_array (value, &size, 1);
-  GString *out = g_string_new (NULL);
-
-  for (gsize i = 0; i < size; i++)
-    g_string_append_printf (out, "%02x", data[i]);
-  return g_string_free (out, FALSE);
-}
-
-/**
- * grammar_value_to_text:
- * @value: a value as a cursor returns it (`x`, `d`, `s`, `ay`; other
- *   integer types and `b` too; a `v` is unboxed)
- *
- * How a value reads inside a text query: a string as it is, an integer
- * in decimal, a real as Python's repr() prints it (`433.5`, `1.0`,
- * `1e+16`), a blob in hexadecimal.
- *
- * Returns: (transfer full): the text
- */
-char *
-grammar_value_to_text (GVariant *value)
-{
-  g_autoptr (GVariant) inner = NULL;
-
-  g_return_val_if_fail (value != NULL, NULL);
-
-  inner = unbox (value);
-  switch (g_variant_classify (inner))
-    {
-    case G_VARIANT_CLASS_STRING:
-      return g_variant_dup_string (inner, NULL);
-    case G_VARIANT_CLASS_INT64:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, g_variant_get_int64 (inner));
-    case G_VARIANT_CLASS_UINT64:
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, g_variant_get_uint64 (inner));
-    case G_VARIANT_CLASS_INT32:
-      return g_strdup_printf ("%" G_GINT32_FORMAT, g_variant_get_int32 (inner));
-    case G_VARIANT_CLASS_UINT32:
-      return g_strdup_printf ("%" G_GUINT32_FORMAT, g_variant_get_uint32 (inner));
-    case G_VARIANT_CLASS_INT16:
-      return g_strdup_printf ("%d", g_variant_get_int16 (inner));
-    case G_VARIANT_CLASS_UINT16:
-      return g_strdup_printf ("%u", g_variant_get_uint16 (inner));
-    case G_VARIANT_CLASS_BYTE:
-      return g_strdup_printf ("%u", g_variant_get_byte (inner));
-    case G_VARIANT_CLASS_BOOLEAN:
-      return g_strdup (g_variant_get_boolean (inner) ? "1" : "0");
-    case G_VARIANT_CLASS_DOUBLE:
-      return format_double (g_variant_get_double (inner));
-    default:
-      if (grammar_value_get_decimal (inner) != NULL)
-        return g_strdup (grammar_value_get_decimal (inner));
-      if (g_variant_is_of_type (inner, G_VARIANT_TYPE_BYTESTRING))
-        return format_bytes (inner);
-      return g_variant_print (inner, FALSE);
-    }
-}
-
 /* A value as an SQL literal, for display. */
 static char *
 sql_literal (GVariant *value)
@@ -1524,7 +1408,7 @@ sql_literal (GVariant *value)
 
   if (g_variant_is_of_type (inner, G_VARIANT_TYPE_BYTESTRING))
     {
-      g_autofree char *hex = format_bytes (inner);
+      g_autofree char *hex = grammar_value_to_text (inner);
 
       return g_strdup_printf ("X'%s'", hex);
     }

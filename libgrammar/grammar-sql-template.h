@@ -65,6 +65,5 @@ char                 *grammar_sql_template_fill                  (GrammarSqlTemp
                                                                   GVariant              *values);
 
 char                 *grammar_sql_normalize                      (const char            *sql);
-char                 *grammar_value_to_text                      (GVariant              *value);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "grammar-error.h"
 #include "grammar-text-template.h"
 #include "grammar-sql-template-private.h"
+#include "grammar-value.h"
 
 /**
  * GrammarTextTemplate:

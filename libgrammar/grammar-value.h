@@ -8,7 +8,7 @@
 #error "Only <grammar.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -19,5 +19,8 @@ GVariant *grammar_value_new_decimal (const char *text,
 GVariant *grammar_value_new_float   (float       value);
 
 const char *grammar_value_get_decimal (GVariant   *value);
+
+char       *grammar_value_to_text     (GVariant   *value);
+JsonNode   *grammar_value_to_json     (GVariant   *value);
 
 G_END_DECLS

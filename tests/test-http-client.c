@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include <grammar.h>
+#include <grammar-plugin.h>
 #include <libsoup/soup.h>
 
 #define SECRET "sk-test-SECRET"

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <grammar.h>
+#include <grammar-plugin.h>
 
 static const char * const words[] = { "INTO", "FOR UPDATE", "LOCK IN SHARE MODE", "SET", NULL };
 static const char * const functions[] = { "pg_read_file", "sleep", NULL };

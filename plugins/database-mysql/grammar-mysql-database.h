@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <grammar.h>
+#include <grammar-plugin.h>
 #include <mysql.h>
 
 G_BEGIN_DECLS

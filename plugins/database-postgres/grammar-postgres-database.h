@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <grammar.h>
+#include <grammar-plugin.h>
 #include <libpq-fe.h>
 
 G_BEGIN_DECLS

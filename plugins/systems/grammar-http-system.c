@@ -6,6 +6,7 @@
 
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+#include <grammar-plugin.h>
 
 #include "grammar-http-system.h"
 #include "grammar-json-pointer.h"

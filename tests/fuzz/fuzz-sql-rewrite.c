@@ -7,7 +7,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <grammar.h>
+#include <grammar-plugin.h>
 
 #include "fuzz-util.h"
 

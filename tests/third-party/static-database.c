@@ -1,5 +1,6 @@
 /* static-database.c: a database plugin written the way an outside author
- * would write one, against the installed headers and nothing else.
+ * would write one, against the installed headers and nothing else:
+ * <grammar-plugin.h>, the header for plugin authors.
  *
  * Build:
  *   cc -shared -fPIC -o libgrammar-static.so static-database.c \
@@ -27,7 +28,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gio/gio.h>
-#include <grammar.h>
+#include <grammar-plugin.h>
 
 #define STATIC_TYPE_DATABASE (static_database_get_type ())
 G_DECLARE_FINAL_TYPE (StaticDatabase, static_database, STATIC, DATABASE, GObject)

@@ -118,11 +118,11 @@ fi
 
 # 2. the plugin source uses the public API only
 bad_includes=$(grep -E '^[[:space:]]*#[[:space:]]*include' "$source_dir/static-database.c" |
-               grep -Ev '<(grammar\.h|glib\.h|glib-object\.h|gio/gio\.h|gmodule\.h)>')
+               grep -Ev '<(grammar-plugin\.h|glib\.h|glib-object\.h|gio/gio\.h|gmodule\.h)>')
 if [ -z "$bad_includes" ]; then
-  ok "static-database.c includes only <grammar.h> and GLib/GIO headers"
+  ok "static-database.c includes only <grammar-plugin.h> and GLib/GIO headers"
 else
-  not_ok "static-database.c includes only <grammar.h> and GLib/GIO headers" \
+  not_ok "static-database.c includes only <grammar-plugin.h> and GLib/GIO headers" \
     "unexpected: $bad_includes"
 fi
 
