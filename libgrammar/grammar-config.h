@@ -10,6 +10,8 @@
 
 #include <gio/gio.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -48,6 +50,7 @@ typedef enum {
   GRAMMAR_CONFIG_ERROR_INIT,
 } GrammarConfigError;
 
+GRAMMAR_AVAILABLE_IN_ALL
 GQuark grammar_config_error_quark (void);
 
 
@@ -63,37 +66,51 @@ GQuark grammar_config_error_quark (void);
 #define GRAMMAR_PARAM_PATH (1 << G_PARAM_USER_SHIFT)
 
 #define GRAMMAR_TYPE_CONFIG (grammar_config_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GrammarConfig, grammar_config, GRAMMAR, CONFIG, GObject)
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarConfig *grammar_config_new_from_file (const char     *path,
                                              GError        **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarConfig *grammar_config_new_from_data (const char     *data,
                                              gssize          length,
                                              const char     *base_dir,
                                              GError        **error);
+GRAMMAR_AVAILABLE_IN_ALL
 const char    *grammar_config_get_path      (GrammarConfig  *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char    *grammar_config_get_base_dir  (GrammarConfig  *self);
+GRAMMAR_AVAILABLE_IN_ALL
 GKeyFile      *grammar_config_get_key_file  (GrammarConfig  *self);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean       grammar_config_has_section   (GrammarConfig  *self,
                                              const char     *section);
+GRAMMAR_AVAILABLE_IN_ALL
 char          *grammar_config_resolve_path  (GrammarConfig  *self,
                                              const char     *path);
+GRAMMAR_AVAILABLE_IN_ALL
 GObject       *grammar_config_build         (GrammarConfig  *self,
                                              const char     *section,
                                              GType           interface_type,
                                              GError        **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_config_override_property (GrammarConfig *self,
                                                  const char    *section,
                                                  const char    *property,
                                                  const GValue  *value);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_param_spec_set_default_section (GParamSpec *pspec,
                                                        const char *section);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_param_spec_set_value_hint (GParamSpec *pspec,
                                                   const char *hint);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_param_spec_set_old_spelling (GParamSpec *pspec,
                                                     const char *old_value,
                                                     const char *key,
                                                     const char *value);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean       grammar_config_configure     (GrammarConfig  *self,
                                              const char     *section,
                                              GObject        *object,

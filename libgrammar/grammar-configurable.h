@@ -10,9 +10,12 @@
 
 #include <glib-object.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 #define GRAMMAR_TYPE_CONFIGURABLE (grammar_configurable_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarConfigurable, grammar_configurable, GRAMMAR, CONFIGURABLE, GObject)
 
 /**
@@ -49,14 +52,17 @@ struct _GrammarConfigurableInterface
   char    *(*describe_keys) (GrammarConfigurable  *self);
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_configurable_set_key       (GrammarConfigurable  *self,
                                              const char           *key,
                                              const char           *value,
                                              gboolean             *handled,
                                              GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_configurable_check_key     (GrammarConfigurable  *self,
                                              const char           *key,
                                              GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 char    *grammar_configurable_describe_keys (GrammarConfigurable  *self);
 
 G_END_DECLS

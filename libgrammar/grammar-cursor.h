@@ -10,9 +10,12 @@
 
 #include <gio/gio.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 #define GRAMMAR_TYPE_CURSOR (grammar_cursor_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_DERIVABLE_TYPE (GrammarCursor, grammar_cursor, GRAMMAR, CURSOR, GObject)
 
 /**
@@ -42,12 +45,16 @@ struct _GrammarCursorClass
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean    grammar_cursor_next            (GrammarCursor  *self,
                                             GCancellable   *cancellable,
                                             GError        **error);
+GRAMMAR_AVAILABLE_IN_ALL
 guint       grammar_cursor_get_n_columns   (GrammarCursor  *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char *grammar_cursor_get_column_name (GrammarCursor  *self,
                                             guint           column);
+GRAMMAR_AVAILABLE_IN_ALL
 GVariant   *grammar_cursor_get_value       (GrammarCursor  *self,
                                             guint           column);
 

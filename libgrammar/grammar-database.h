@@ -14,6 +14,8 @@
 #include "grammar-result.h"
 #include "grammar-schema.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -54,6 +56,7 @@ typedef enum {
   GRAMMAR_DATABASE_ERROR_LIMIT,
 } GrammarDatabaseError;
 
+GRAMMAR_AVAILABLE_IN_ALL
 GQuark grammar_database_error_quark (void);
 
 
@@ -116,6 +119,7 @@ typedef enum
 } GrammarSqlDialect;
 
 #define GRAMMAR_TYPE_DATABASE (grammar_database_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObject)
 
 /**
@@ -190,51 +194,65 @@ struct _GrammarDatabaseInterface
   gpointer padding[5];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarSchema *grammar_database_get_schema        (GrammarDatabase      *self,
                                                    GCancellable         *cancellable,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_database_get_schema_async  (GrammarDatabase      *self,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarSchema *grammar_database_get_schema_finish (GrammarDatabase      *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarCursor *grammar_database_query_cursor      (GrammarDatabase      *self,
                                                    const char           *sql,
                                                    GVariant             *parameters,
                                                    GCancellable         *cancellable,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarResult *grammar_database_query             (GrammarDatabase      *self,
                                                    const char           *sql,
                                                    GVariant             *parameters,
                                                    GCancellable         *cancellable,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_database_query_async       (GrammarDatabase      *self,
                                                    const char           *sql,
                                                    GVariant             *parameters,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarResult *grammar_database_query_finish      (GrammarDatabase      *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 char          *grammar_database_quote_identifier  (GrammarDatabase      *self,
                                                    const char           *identifier);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean       grammar_database_identifier_needs_quotes (GrammarDatabase *self,
                                                          const char      *identifier);
+GRAMMAR_AVAILABLE_IN_ALL
 char          *grammar_database_write_identifier  (GrammarDatabase      *self,
                                                    const char           *identifier);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean       grammar_sql_dialect_needs_quotes   (GrammarSqlDialect     dialect,
                                                    const char           *identifier);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean       grammar_database_check_query       (GrammarDatabase      *self,
                                                    const char           *sql,
                                                    guint                *n_parameters,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 char          *grammar_database_sql_form          (GrammarDatabase      *self,
                                                    GrammarSqlForm        form,
                                                    const char           *expression,
                                                    const char           *declared_type);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarResult *grammar_database_distinct_values   (GrammarDatabase      *self,
                                                    const char           *table,
                                                    const char           *column,

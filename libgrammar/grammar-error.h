@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -34,10 +36,13 @@ typedef enum {
   GRAMMAR_ERROR_NOT_SUPPORTED,
 } GrammarError;
 
+GRAMMAR_AVAILABLE_IN_ALL
 GQuark grammar_error_quark (void);
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_error_is_input_error (const GError *error);
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_check_output_not_input (const char          *output,
                                          const char * const  *inputs,
                                          GError             **error);

@@ -10,16 +10,23 @@
 
 #include <glib-object.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 #define GRAMMAR_TYPE_HIT (grammar_hit_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GrammarHit, grammar_hit, GRAMMAR, HIT, GObject)
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarHit *grammar_hit_new         (const char *document_id,
                                      double      score,
                                      const char *text);
+GRAMMAR_AVAILABLE_IN_ALL
 const char *grammar_hit_get_document_id (GrammarHit *self);
+GRAMMAR_AVAILABLE_IN_ALL
 double      grammar_hit_get_score       (GrammarHit *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char *grammar_hit_get_text        (GrammarHit *self);
 
 G_END_DECLS

@@ -10,6 +10,8 @@
 
 #include <gio/gio.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -38,32 +40,43 @@ typedef gboolean (*GrammarHttpCheckFunc) (guint     status,
 
 #define GRAMMAR_TYPE_HTTP_CLIENT (grammar_http_client_get_type ())
 
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GrammarHttpClient, grammar_http_client, GRAMMAR, HTTP_CLIENT, GObject)
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarHttpClient *grammar_http_client_new               (void);
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean           grammar_http_client_set_ca_file       (GrammarHttpClient    *self,
                                                           const char           *path,
                                                           GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void               grammar_http_client_set_header        (GrammarHttpClient    *self,
                                                           const char           *name,
                                                           const char           *value);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean           grammar_http_client_add_header_lines  (GrammarHttpClient    *self,
                                                           const char * const   *lines,
                                                           GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void               grammar_http_client_set_bearer_token  (GrammarHttpClient    *self,
                                                           const char           *token);
+GRAMMAR_AVAILABLE_IN_ALL
 void               grammar_http_client_set_bearer_token_from_env
                                                          (GrammarHttpClient    *self,
                                                           const char           *variable);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean           grammar_http_client_configure         (GrammarHttpClient    *self,
                                                           GObject              *settings,
                                                           GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void               grammar_http_client_add_secret        (GrammarHttpClient    *self,
                                                           const char           *secret);
+GRAMMAR_AVAILABLE_IN_ALL
 char              *grammar_http_client_redact            (GrammarHttpClient    *self,
                                                           const char           *text);
 
+GRAMMAR_AVAILABLE_IN_ALL
 void               grammar_http_client_send_async        (GrammarHttpClient    *self,
                                                           const char           *method,
                                                           const char           *uri,
@@ -75,10 +88,12 @@ void               grammar_http_client_send_async        (GrammarHttpClient    *
                                                           GCancellable         *cancellable,
                                                           GAsyncReadyCallback   callback,
                                                           gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GBytes            *grammar_http_client_send_finish       (GrammarHttpClient    *self,
                                                           GAsyncResult         *result,
                                                           guint                *status,
                                                           GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GBytes            *grammar_http_client_send              (GrammarHttpClient    *self,
                                                           const char           *method,
                                                           const char           *uri,

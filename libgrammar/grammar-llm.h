@@ -14,6 +14,8 @@
 #include "grammar-chat-response.h"
 #include "grammar-embeddings.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -24,6 +26,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_LLM_EXTENSION_POINT_NAME "grammar-llm"
 
 #define GRAMMAR_TYPE_LLM (grammar_llm_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarLlm, grammar_llm, GRAMMAR, LLM, GObject)
 
 /**
@@ -63,26 +66,32 @@ struct _GrammarLlmInterface
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 void                 grammar_llm_chat_async   (GrammarLlm           *self,
                                                GrammarChatRequest   *request,
                                                GCancellable         *cancellable,
                                                GAsyncReadyCallback   callback,
                                                gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarChatResponse *grammar_llm_chat_finish  (GrammarLlm           *self,
                                                GAsyncResult         *result,
                                                GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarChatResponse *grammar_llm_chat         (GrammarLlm           *self,
                                                GrammarChatRequest   *request,
                                                GCancellable         *cancellable,
                                                GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void                 grammar_llm_embed_async  (GrammarLlm           *self,
                                                const char * const   *texts,
                                                GCancellable         *cancellable,
                                                GAsyncReadyCallback   callback,
                                                gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarEmbeddings   *grammar_llm_embed_finish (GrammarLlm           *self,
                                                GAsyncResult         *result,
                                                GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarEmbeddings   *grammar_llm_embed        (GrammarLlm           *self,
                                                const char * const   *texts,
                                                GCancellable         *cancellable,

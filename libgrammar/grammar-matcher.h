@@ -13,6 +13,8 @@
 #include "grammar-record.h"
 #include "grammar-verdict.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -23,6 +25,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_MATCHER_EXTENSION_POINT_NAME "grammar-matcher"
 
 #define GRAMMAR_TYPE_MATCHER (grammar_matcher_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarMatcher, grammar_matcher, GRAMMAR, MATCHER, GObject)
 
 /**
@@ -57,15 +60,18 @@ struct _GrammarMatcherInterface
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarVerdict *grammar_matcher_judge        (GrammarMatcher       *self,
                                               GrammarRecord        *record,
                                               GCancellable         *cancellable,
                                               GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void            grammar_matcher_judge_async  (GrammarMatcher       *self,
                                               GrammarRecord        *record,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarVerdict *grammar_matcher_judge_finish (GrammarMatcher       *self,
                                               GAsyncResult         *result,
                                               GError              **error);

@@ -13,6 +13,8 @@
 #include "grammar-record.h"
 #include "grammar-score.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -23,6 +25,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_METRIC_EXTENSION_POINT_NAME "grammar-metric"
 
 #define GRAMMAR_TYPE_METRIC (grammar_metric_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarMetric, grammar_metric, GRAMMAR, METRIC, GObject)
 
 /**
@@ -62,19 +65,24 @@ struct _GrammarMetricInterface
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 double        grammar_metric_get_threshold (GrammarMetric        *self);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean      grammar_metric_check_record  (GrammarMetric        *self,
                                             GrammarRecord        *record,
                                             GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarScore *grammar_metric_score         (GrammarMetric        *self,
                                             GrammarRecord        *record,
                                             GCancellable         *cancellable,
                                             GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void          grammar_metric_score_async   (GrammarMetric        *self,
                                             GrammarRecord        *record,
                                             GCancellable         *cancellable,
                                             GAsyncReadyCallback   callback,
                                             gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarScore *grammar_metric_score_finish  (GrammarMetric        *self,
                                             GAsyncResult         *result,
                                             GError              **error);

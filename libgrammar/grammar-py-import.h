@@ -10,8 +10,11 @@
 
 #include "grammar-template-set.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_py_import_templates (GrammarTemplateSet  *set,
                                       const char * const  *paths,
                                       const char          *style,
@@ -20,6 +23,7 @@ gboolean grammar_py_import_templates (GrammarTemplateSet  *set,
                                       GStrv               *problems,
                                       GError             **error);
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_py_import_results   (const char * const  *paths,
                                       const char          *style,
                                       GPtrArray          **records,

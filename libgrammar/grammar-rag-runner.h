@@ -13,6 +13,8 @@
 #include "grammar-stage-runner.h"
 #include "grammar-system.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -23,16 +25,23 @@ G_BEGIN_DECLS
 #define GRAMMAR_RAG_RUNNER_DEFAULT_MAX_CONCURRENCY GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY
 
 #define GRAMMAR_TYPE_RAG_RUNNER (grammar_rag_runner_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GrammarRagRunner, grammar_rag_runner, GRAMMAR, RAG_RUNNER, GrammarStageRunner)
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarRagRunner *grammar_rag_runner_new                  (GrammarSystem    *system);
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarSystem    *grammar_rag_runner_get_system           (GrammarRagRunner *self);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean          grammar_rag_runner_get_retry_failed     (GrammarRagRunner *self);
+GRAMMAR_AVAILABLE_IN_ALL
 void              grammar_rag_runner_set_retry_failed     (GrammarRagRunner *self,
                                                            gboolean          retry_failed);
 
+GRAMMAR_AVAILABLE_IN_ALL
 guint64           grammar_rag_runner_get_n_answered       (GrammarRagRunner *self);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64           grammar_rag_runner_get_n_skipped_failed (GrammarRagRunner *self);
 
 G_END_DECLS

@@ -13,6 +13,8 @@
 
 #include "grammar-evaluation.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -23,17 +25,24 @@ G_BEGIN_DECLS
 #define GRAMMAR_RELIABILITY_DEFAULT_RESAMPLES 1000
 
 #define GRAMMAR_TYPE_RELIABILITY (grammar_reliability_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GrammarReliability, grammar_reliability, GRAMMAR, RELIABILITY, GObject)
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarReliability *grammar_reliability_new             (void);
+GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_reliability_add_judged      (GrammarReliability  *self,
                                                          GrammarEvaluation   *evaluation);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean            grammar_reliability_add_assessed    (GrammarReliability  *self,
                                                          const char          *path,
                                                          GCancellable        *cancellable,
                                                          GError             **error);
+GRAMMAR_AVAILABLE_IN_ALL
 guint               grammar_reliability_get_n_metrics   (GrammarReliability  *self);
+GRAMMAR_AVAILABLE_IN_ALL
 JsonNode           *grammar_reliability_to_json         (GrammarReliability  *self);
+GRAMMAR_AVAILABLE_IN_ALL
 JsonNode           *grammar_reliability_keypoints_to_json (GrammarReliability *self,
                                                          double              alpha);
 

@@ -11,6 +11,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -44,17 +46,21 @@ typedef enum {
  */
 #define GRAMMAR_REPORT_TEXT_MAX_LIST 20
 
+GRAMMAR_AVAILABLE_IN_ALL
 GType    grammar_report_format_get_type    (void) G_GNUC_CONST;
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_report_format_from_string (const char           *text,
                                             GrammarReportFormat  *format);
 
+GRAMMAR_AVAILABLE_IN_ALL
 JsonNode *grammar_report_build             (const char           *input,
                                             const char           *against,
                                             gboolean              balance,
                                             double                alpha,
                                             guint                 max_list,
                                             GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 JsonNode *grammar_report_build_with_assessed (const char         *input,
                                               const char         *against,
                                               const char * const *assessed,
@@ -62,6 +68,7 @@ JsonNode *grammar_report_build_with_assessed (const char         *input,
                                               double              alpha,
                                               guint               max_list,
                                               GError            **error);
+GRAMMAR_AVAILABLE_IN_ALL
 JsonNode *grammar_report_build_full        (const char           *input,
                                            const char           *against,
                                            const char * const   *assessed,
@@ -71,6 +78,7 @@ JsonNode *grammar_report_build_full        (const char           *input,
                                            double                alpha,
                                            guint                 max_list,
                                            GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_report_write_full         (const char           *input,
                                             const char           *against,
                                             const char * const   *assessed,
@@ -84,11 +92,13 @@ gboolean grammar_report_write_full         (const char           *input,
                                             GOutputStream        *stream,
                                             GCancellable         *cancellable,
                                             GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_report_write              (JsonNode             *report,
                                             GrammarReportFormat   format,
                                             GOutputStream        *stream,
                                             GCancellable         *cancellable,
                                             GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean grammar_report_write_to_file      (JsonNode             *report,
                                             GrammarReportFormat   format,
                                             const char           *path,

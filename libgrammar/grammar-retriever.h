@@ -13,6 +13,8 @@
 #include "grammar-document.h"
 #include "grammar-hit.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -23,6 +25,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_RETRIEVER_EXTENSION_POINT_NAME "grammar-retriever"
 
 #define GRAMMAR_TYPE_RETRIEVER (grammar_retriever_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarRetriever, grammar_retriever, GRAMMAR, RETRIEVER, GObject)
 
 /**
@@ -73,29 +76,35 @@ struct _GrammarRetrieverInterface
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean   grammar_retriever_index           (GrammarRetriever     *self,
                                               GPtrArray            *documents,
                                               GCancellable         *cancellable,
                                               GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void       grammar_retriever_index_async     (GrammarRetriever     *self,
                                               GPtrArray            *documents,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean   grammar_retriever_index_finish    (GrammarRetriever     *self,
                                               GAsyncResult         *result,
                                               GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray *grammar_retriever_retrieve        (GrammarRetriever     *self,
                                               const char           *query,
                                               guint                 top_k,
                                               GCancellable         *cancellable,
                                               GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void       grammar_retriever_retrieve_async  (GrammarRetriever     *self,
                                               const char           *query,
                                               guint                 top_k,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray *grammar_retriever_retrieve_finish (GrammarRetriever     *self,
                                               GAsyncResult         *result,
                                               GError              **error);

@@ -12,6 +12,8 @@
 
 #include "grammar-database.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -23,6 +25,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_SQL_GENERATOR_EXTENSION_POINT_NAME "grammar-sql-generator"
 
 #define GRAMMAR_TYPE_SQL_GENERATOR (grammar_sql_generator_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarSqlGenerator, grammar_sql_generator, GRAMMAR, SQL_GENERATOR, GObject)
 
 /**
@@ -47,6 +50,7 @@ struct _GrammarSqlGeneratorInterface
                           GError              **error);
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray *grammar_sql_generator_generate (GrammarSqlGenerator  *self,
                                            GrammarDatabase      *database,
                                            GStrv                *notes,

@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -26,6 +28,7 @@ typedef enum
   GRAMMAR_SQL_PARAMETERS_POSITIONAL,
 } GrammarSqlParameterStyle;
 
+GRAMMAR_AVAILABLE_IN_ALL
 char *grammar_sql_rewrite_query (const char                *sql,
                                  GrammarSqlParameterStyle   style,
                                  const char * const        *refused_words,

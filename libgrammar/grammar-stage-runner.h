@@ -13,11 +13,14 @@
 
 #include "grammar-record.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 #define GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY 4
 
 #define GRAMMAR_TYPE_STAGE_RUNNER (grammar_stage_runner_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_DERIVABLE_TYPE (GrammarStageRunner, grammar_stage_runner, GRAMMAR, STAGE_RUNNER, GObject)
 
 /**
@@ -86,46 +89,65 @@ struct _GrammarStageRunnerClass
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 void      grammar_stage_runner_class_set_required_members (GrammarStageRunnerClass *klass,
                                                            const char * const      *members);
 
+GRAMMAR_AVAILABLE_IN_ALL
 guint     grammar_stage_runner_get_max_concurrency (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 void      grammar_stage_runner_set_max_concurrency (GrammarStageRunner   *self,
                                                     guint                 max_concurrency);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64   grammar_stage_runner_get_limit           (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 void      grammar_stage_runner_set_limit           (GrammarStageRunner   *self,
                                                     guint64               limit);
 
+GRAMMAR_AVAILABLE_IN_ALL
 void      grammar_stage_runner_run_async           (GrammarStageRunner   *self,
                                                     const char           *input,
                                                     const char           *output,
                                                     GCancellable         *cancellable,
                                                     GAsyncReadyCallback   callback,
                                                     gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean  grammar_stage_runner_run_finish          (GrammarStageRunner   *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean  grammar_stage_runner_run                 (GrammarStageRunner   *self,
                                                     const char           *input,
                                                     const char           *output,
                                                     GCancellable         *cancellable,
                                                     GError              **error);
 
+GRAMMAR_AVAILABLE_IN_ALL
 guint64   grammar_stage_runner_get_n_total         (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64   grammar_stage_runner_get_n_done          (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64   grammar_stage_runner_get_n_failed        (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64   grammar_stage_runner_get_n_skipped       (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64   grammar_stage_runner_get_n_written       (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 GStrv     grammar_stage_runner_dup_warnings        (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 char     *grammar_stage_runner_dup_summary         (GrammarStageRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char *grammar_stage_runner_get_output        (GrammarStageRunner   *self);
 
 /* For subclasses */
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean  grammar_stage_runner_append              (GrammarStageRunner   *self,
                                                     const GString        *lines,
                                                     guint                 n_records);
+GRAMMAR_AVAILABLE_IN_ALL
 void      grammar_stage_runner_count               (GrammarStageRunner   *self,
                                                     gboolean              failed);
+GRAMMAR_AVAILABLE_IN_ALL
 void      grammar_stage_runner_stop                (GrammarStageRunner   *self,
                                                     GError               *error);
 

@@ -12,6 +12,8 @@
 
 #include "grammar-answer.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -22,6 +24,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_SYSTEM_EXTENSION_POINT_NAME "grammar-system"
 
 #define GRAMMAR_TYPE_SYSTEM (grammar_system_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarSystem, grammar_system, GRAMMAR, SYSTEM, GObject)
 
 /**
@@ -55,15 +58,18 @@ struct _GrammarSystemInterface
   gpointer padding[8];
 };
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarAnswer *grammar_system_answer        (GrammarSystem        *self,
                                                    const char           *query,
                                                    GCancellable         *cancellable,
                                                    GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
 void                 grammar_system_answer_async  (GrammarSystem        *self,
                                                    const char           *query,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarAnswer *grammar_system_answer_finish (GrammarSystem        *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);

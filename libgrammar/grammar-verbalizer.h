@@ -14,6 +14,8 @@
 #include "grammar-sql-template.h"
 #include "grammar-template-set.h"
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -25,6 +27,7 @@ G_BEGIN_DECLS
 #define GRAMMAR_VERBALIZER_EXTENSION_POINT_NAME "grammar-verbalizer"
 
 #define GRAMMAR_TYPE_VERBALIZER (grammar_verbalizer_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarVerbalizer, grammar_verbalizer, GRAMMAR, VERBALIZER, GObject)
 
 /**
@@ -74,6 +77,7 @@ typedef void (*GrammarVerbalizerProgress) (GrammarSqlTemplate *sql_template,
                                            guint               total,
                                            gpointer            user_data);
 
+GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_verbalizer_verbalize_async     (GrammarVerbalizer          *self,
                                                             GrammarSqlTemplate         *sql_template,
                                                             GrammarSchema              *schema,
@@ -82,10 +86,12 @@ void                grammar_verbalizer_verbalize_async     (GrammarVerbalizer   
                                                             GCancellable               *cancellable,
                                                             GAsyncReadyCallback         callback,
                                                             gpointer                    user_data);
+GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray          *grammar_verbalizer_verbalize_finish    (GrammarVerbalizer          *self,
                                                             GAsyncResult               *result,
                                                             GStrv                      *dropped,
                                                             GError                    **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray          *grammar_verbalizer_verbalize           (GrammarVerbalizer          *self,
                                                             GrammarSqlTemplate         *sql_template,
                                                             GrammarSchema              *schema,
@@ -94,6 +100,7 @@ GPtrArray          *grammar_verbalizer_verbalize           (GrammarVerbalizer   
                                                             GStrv                      *dropped,
                                                             GCancellable               *cancellable,
                                                             GError                    **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarTemplateSet *grammar_verbalizer_make_text_templates (GrammarVerbalizer          *self,
                                                             GrammarTemplateSet         *input,
                                                             GrammarSchema              *schema,

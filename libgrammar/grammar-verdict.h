@@ -10,6 +10,8 @@
 
 #include <glib-object.h>
 
+#include "grammar-visibility.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -27,18 +29,26 @@ typedef enum {
 } GrammarVerdictKind;
 
 #define GRAMMAR_TYPE_VERDICT (grammar_verdict_get_type ())
+GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GrammarVerdict, grammar_verdict, GRAMMAR, VERDICT, GObject)
 
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarVerdict     *grammar_verdict_new         (GrammarVerdictKind kind,
                                                  double             score,
                                                  const char        *reason,
                                                  const char        *matcher);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarVerdictKind  grammar_verdict_get_kind    (GrammarVerdict    *self);
+GRAMMAR_AVAILABLE_IN_ALL
 double              grammar_verdict_get_score   (GrammarVerdict    *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char         *grammar_verdict_get_reason  (GrammarVerdict    *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char         *grammar_verdict_get_matcher (GrammarVerdict    *self);
 
+GRAMMAR_AVAILABLE_IN_ALL
 const char         *grammar_verdict_kind_to_string   (GrammarVerdictKind kind);
+GRAMMAR_AVAILABLE_IN_ALL
 gboolean            grammar_verdict_kind_from_string (const char        *text,
                                                       GrammarVerdictKind *kind);
 
