@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include "grammar-plugin-info.h"
-#include "grammar-registry.h"
 
 /**
  * GrammarPluginInfo:
@@ -20,6 +19,7 @@ struct _GrammarPluginInfo
   GObject parent_instance;
 
   GType interface_type;
+  char *interface_name;
   GType gtype;
   char *name;
   char *description;
@@ -33,6 +33,7 @@ grammar_plugin_info_finalize (GObject *object)
 {
   GrammarPluginInfo *self = GRAMMAR_PLUGIN_INFO (object);
 
+  g_free (self->interface_name);
   g_free (self->name);
   g_free (self->description);
   g_clear_pointer (&self->klass, g_type_class_unref);
@@ -54,6 +55,8 @@ grammar_plugin_info_init (GrammarPluginInfo *self)
 /**
  * grammar_plugin_info_new:
  * @interface_type: the GRAMMAR interface implemented
+ * @interface_name: the short name of @interface_type, as
+ *   grammar_registry_interface_name() gives it
  * @implementation_type: the implementing type
  * @name: the short name used by `plugin=`
  * @description: (nullable): a one-line description
@@ -62,16 +65,19 @@ grammar_plugin_info_init (GrammarPluginInfo *self)
  */
 GrammarPluginInfo *
 grammar_plugin_info_new (GType       interface_type,
+                         const char *interface_name,
                          GType       implementation_type,
                          const char *name,
                          const char *description)
 {
   GrammarPluginInfo *self;
 
+  g_return_val_if_fail (interface_name != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   self = g_object_new (GRAMMAR_TYPE_PLUGIN_INFO, NULL);
   self->interface_type = interface_type;
+  self->interface_name = g_strdup (interface_name);
   self->gtype = implementation_type;
   self->name = g_strdup (name);
   self->description = g_strdup (description != NULL ? description : "");
@@ -101,7 +107,7 @@ const char *
 grammar_plugin_info_get_interface_name (GrammarPluginInfo *self)
 {
   g_return_val_if_fail (GRAMMAR_IS_PLUGIN_INFO (self), NULL);
-  return grammar_registry_interface_name (self->interface_type);
+  return self->interface_name;
 }
 
 /**

@@ -20,6 +20,7 @@ G_DECLARE_FINAL_TYPE (GrammarPluginInfo, grammar_plugin_info, GRAMMAR, PLUGIN_IN
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarPluginInfo *grammar_plugin_info_new                (GType              interface_type,
+                                                           const char        *interface_name,
                                                            GType              implementation_type,
                                                            const char        *name,
                                                            const char        *description);

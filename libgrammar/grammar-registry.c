@@ -343,7 +343,8 @@ info_from_extension (GType        interface_type,
   description = descriptions != NULL ? g_hash_table_lookup (descriptions, GSIZE_TO_POINTER (type)) : NULL;
   g_mutex_unlock (&descriptions_lock);
 
-  return grammar_plugin_info_new (interface_type, type, g_io_extension_get_name (extension), description);
+  return grammar_plugin_info_new (interface_type, grammar_registry_interface_name (interface_type),
+                                  type, g_io_extension_get_name (extension), description);
 }
 
 static int

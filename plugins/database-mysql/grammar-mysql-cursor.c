@@ -51,6 +51,7 @@ struct _GrammarMysqlCursor
   GrammarCursor parent_instance;
 
   GrammarMysqlDatabase *database;
+  const GrammarMysqlCursorOwner *owner;
   MYSQL *connection;              /* until the cursor ends */
   MYSQL_STMT *stmt;
   GStrv column_names;
@@ -130,10 +131,10 @@ set_fetch_error (GrammarMysqlCursor  *self,
                  GError             **error)
 {
   if (mysql_stmt_errno (self->stmt) != 0)
-    grammar_mysql_database_set_error (self->database, mysql_stmt_errno (self->stmt),
+    self->owner->set_error (self->database, mysql_stmt_errno (self->stmt),
                                       mysql_stmt_error (self->stmt), error);
   else
-    grammar_mysql_database_set_error (self->database, mysql_errno (self->connection),
+    self->owner->set_error (self->database, mysql_errno (self->connection),
                                       mysql_error (self->connection), error);
 }
 
@@ -151,13 +152,13 @@ finish (GrammarMysqlCursor *self,
       /* Every row has been read: closing the statement sends nothing
        * but its own close, and the connection can serve again. */
       g_clear_pointer (&self->stmt, mysql_stmt_close);
-      grammar_mysql_database_release_connection (self->database, g_steal_pointer (&self->connection), TRUE);
+      self->owner->release_connection (self->database, g_steal_pointer (&self->connection), TRUE);
     }
   else
     {
       /* Closing the connection first detaches the statement, whose
        * close would otherwise read every row left. */
-      grammar_mysql_database_release_connection (self->database, g_steal_pointer (&self->connection), FALSE);
+      self->owner->release_connection (self->database, g_steal_pointer (&self->connection), FALSE);
       g_clear_pointer (&self->stmt, mysql_stmt_close);
     }
 }
@@ -417,6 +418,7 @@ set_columns (GrammarMysqlCursor *self,
 /**
  * grammar_mysql_cursor_new:
  * @database: the database @connection belongs to
+ * @owner: what the cursor needs of @database
  * @connection: (transfer full): the connection @stmt ran on, in its transaction
  * @stmt: (transfer full): an executed statement whose rows are not read yet
  * @error: where to put an error
@@ -427,26 +429,29 @@ set_columns (GrammarMysqlCursor *self,
  * Returns: (transfer full): a cursor before its first row, or %NULL
  */
 GrammarCursor *
-grammar_mysql_cursor_new (GrammarMysqlDatabase  *database,
-                          MYSQL                 *connection,
-                          MYSQL_STMT            *stmt,
-                          GError               **error)
+grammar_mysql_cursor_new (GrammarMysqlDatabase          *database,
+                          const GrammarMysqlCursorOwner *owner,
+                          MYSQL                         *connection,
+                          MYSQL_STMT                    *stmt,
+                          GError                       **error)
 {
   g_autoptr (GrammarMysqlCursor) self = NULL;
   MYSQL_RES *metadata;
 
-  g_return_val_if_fail (GRAMMAR_IS_MYSQL_DATABASE (database), NULL);
+  g_return_val_if_fail (G_IS_OBJECT (database), NULL);
+  g_return_val_if_fail (owner != NULL, NULL);
   g_return_val_if_fail (connection != NULL && stmt != NULL, NULL);
 
   self = g_object_new (GRAMMAR_TYPE_MYSQL_CURSOR, NULL);
   self->database = g_object_ref (database);
+  self->owner = owner;
   self->connection = connection;
   self->stmt = stmt;
 
   metadata = mysql_stmt_result_metadata (stmt);
   if (metadata == NULL)
     {
-      grammar_mysql_database_set_error (database, mysql_stmt_errno (stmt), mysql_stmt_error (stmt), error);
+      owner->set_error (database, mysql_stmt_errno (stmt), mysql_stmt_error (stmt), error);
       return NULL;
     }
   set_columns (self, metadata);
@@ -454,7 +459,7 @@ grammar_mysql_cursor_new (GrammarMysqlDatabase  *database,
 
   if (mysql_stmt_bind_result (stmt, self->binds) != 0)
     {
-      grammar_mysql_database_set_error (database, mysql_stmt_errno (stmt), mysql_stmt_error (stmt), error);
+      owner->set_error (database, mysql_stmt_errno (stmt), mysql_stmt_error (stmt), error);
       return NULL;
     }
   return GRAMMAR_CURSOR (g_steal_pointer (&self));

@@ -430,6 +430,12 @@ grammar_mysql_database_release_connection (GrammarMysqlDatabase *self,
     mysql_close (connection);
 }
 
+/* What a cursor needs of its database. */
+static const GrammarMysqlCursorOwner cursor_owner = {
+  grammar_mysql_database_release_connection,
+  grammar_mysql_database_set_error,
+};
+
 /* Statements. */
 
 static char *
@@ -720,7 +726,7 @@ grammar_mysql_database_query_cursor (GrammarDatabase  *database,
     }
 
   /* The cursor owns the connection from now on, and gives it back. */
-  return grammar_mysql_cursor_new (self, connection, g_steal_pointer (&stmt), error);
+  return grammar_mysql_cursor_new (self, &cursor_owner, connection, g_steal_pointer (&stmt), error);
 }
 
 /* The checks of query_cursor, and the server's compile, without

@@ -29,6 +29,7 @@ struct _GrammarPostgresCursor
   GrammarCursor parent_instance;
 
   GrammarPostgresDatabase *database;
+  const GrammarPostgresCursorOwner *owner;
   PGconn *conn;            /* until the statement ends */
   PGresult *pending;       /* the first result, read to learn the columns */
   PGresult *row;           /* the current row */
@@ -61,7 +62,7 @@ end_statement (GrammarPostgresCursor *self,
 {
   g_clear_pointer (&self->pending, PQclear);
   g_clear_pointer (&self->row, PQclear);
-  grammar_postgres_database_end_statement (self->database, g_steal_pointer (&self->conn), abandon);
+  self->owner->end_statement (self->database, g_steal_pointer (&self->conn), abandon);
   self->finished = TRUE;
 }
 
@@ -81,12 +82,12 @@ grammar_postgres_cursor_next (GrammarCursor  *cursor,
     result = g_steal_pointer (&self->pending);
   else
     {
-      result = grammar_postgres_database_next_result (self->database, self->conn, cancellable, error);
+      result = self->owner->next_result (self->database, self->conn, cancellable, error);
       if (result == NULL)
         {
           /* Cancelled (the server was told), or no end result came. */
           if (error != NULL && *error == NULL)
-            grammar_postgres_database_set_error (self->database, self->conn, NULL, FALSE, error);
+            self->owner->set_error (self->database, self->conn, NULL, FALSE, error);
           end_statement (self, FALSE);
           return FALSE;
         }
@@ -104,7 +105,7 @@ grammar_postgres_cursor_next (GrammarCursor  *cursor,
       end_statement (self, FALSE);
       return FALSE;
     default:
-      grammar_postgres_database_set_error (self->database, self->conn, result, FALSE, error);
+      self->owner->set_error (self->database, self->conn, result, FALSE, error);
       PQclear (result);
       end_statement (self, FALSE);
       return FALSE;
@@ -254,6 +255,7 @@ grammar_postgres_cursor_register (GTypeModule *module)
 /**
  * grammar_postgres_cursor_new:
  * @database: the database @conn belongs to
+ * @owner: what the cursor needs of @database
  * @conn: (transfer full): a connection running a statement in single-row mode
  * @first: (transfer full): the statement's first result: a row, or its end
  *
@@ -263,19 +265,22 @@ grammar_postgres_cursor_register (GTypeModule *module)
  * Returns: (transfer full): a cursor before its first row
  */
 GrammarCursor *
-grammar_postgres_cursor_new (GrammarPostgresDatabase *database,
-                             PGconn                  *conn,
-                             PGresult                *first)
+grammar_postgres_cursor_new (GrammarPostgresDatabase          *database,
+                             const GrammarPostgresCursorOwner *owner,
+                             PGconn                           *conn,
+                             PGresult                         *first)
 {
   GrammarPostgresCursor *self;
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
 
-  g_return_val_if_fail (GRAMMAR_IS_POSTGRES_DATABASE (database), NULL);
+  g_return_val_if_fail (G_IS_OBJECT (database), NULL);
+  g_return_val_if_fail (owner != NULL, NULL);
   g_return_val_if_fail (conn != NULL, NULL);
   g_return_val_if_fail (first != NULL, NULL);
 
   self = g_object_new (GRAMMAR_TYPE_POSTGRES_CURSOR, NULL);
   self->database = g_object_ref (database);
+  self->owner = owner;
   self->conn = conn;
   self->pending = first;
   self->n_columns = (guint) MAX (PQnfields (first), 0);

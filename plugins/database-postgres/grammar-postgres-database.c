@@ -572,6 +572,13 @@ grammar_postgres_database_end_statement (GrammarPostgresDatabase *self,
   release_connection (self, conn);
 }
 
+/* What a cursor needs of its database. */
+static const GrammarPostgresCursorOwner cursor_owner = {
+  grammar_postgres_database_next_result,
+  grammar_postgres_database_set_error,
+  grammar_postgres_database_end_statement,
+};
+
 static gboolean
 check_open (GrammarPostgresDatabase  *self,
             GError                  **error)
@@ -860,7 +867,7 @@ grammar_postgres_database_query_cursor (GrammarDatabase  *database,
       grammar_postgres_database_end_statement (self, conn, FALSE);
       return NULL;
     }
-  return grammar_postgres_cursor_new (self, conn, first);
+  return grammar_postgres_cursor_new (self, &cursor_owner, conn, first);
 }
 
 /* The checks of query_cursor, and the server's parse and analysis of

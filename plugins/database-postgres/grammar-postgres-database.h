@@ -12,8 +12,6 @@ G_BEGIN_DECLS
 #define GRAMMAR_TYPE_POSTGRES_DATABASE (grammar_postgres_database_get_type ())
 G_DECLARE_FINAL_TYPE (GrammarPostgresDatabase, grammar_postgres_database, GRAMMAR, POSTGRES_DATABASE, GrammarServerDatabase)
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PGresult, PQclear)
-
 void      grammar_postgres_database_register      (GTypeModule              *module);
 
 PGresult *grammar_postgres_database_next_result   (GrammarPostgresDatabase  *self,
