@@ -6,8 +6,11 @@
 #
 # Usage: test-third-party.sh GRAMMAR BUILD_ROOT SOURCE_DIR [CC...]
 #   GRAMMAR     the grammar executable
-#   BUILD_ROOT  the meson build root (its meson-uninstalled/ folder has
-#               grammar-1-uninstalled.pc, which pkg-config prefers)
+#   BUILD_ROOT  the meson build root: installed into a temporary prefix
+#               with `$MESON install --destdir` when MESON is set (then
+#               the plugin builds against the installed headers and
+#               grammar-1.pc only); else its meson-uninstalled/ folder has
+#               grammar-1-uninstalled.pc, which pkg-config prefers
 #   SOURCE_DIR  the folder holding static-database.c
 #   CC...       the C compiler command (default: $CC, else cc)
 #
@@ -37,8 +40,34 @@ tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/grammar-third-party.XXXXXX") || {
 }
 trap 'rm -rf "$tmpdir"' EXIT
 
-# pkg-config prefers NAME-uninstalled.pc, which meson writes here.
-export PKG_CONFIG_PATH="$build_root/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+# With MESON set (meson test does), the build is installed into a
+# temporary prefix and the plugin sees only what is installed there: its
+# grammar-1.pc and headers. Without it, pkg-config takes the
+# grammar-1-uninstalled.pc meson writes into the build folder, whose flags
+# name the source folder.
+installed=no
+if [ -n "${MESON:-}" ]; then
+  # shellcheck disable=SC2086  # MESON may hold a command and its arguments
+  if $MESON install -C "$build_root" --no-rebuild --quiet --destdir "$tmpdir/root" \
+       >"$tmpdir/install.log" 2>&1; then
+    pc=$(find "$tmpdir/root" -name grammar-1.pc | head -n 1)
+  else
+    pc=
+  fi
+  if [ -z "$pc" ]; then
+    echo "Bail out! meson install into $tmpdir/root failed or wrote no grammar-1.pc"
+    sed 's/^/# /' "$tmpdir/install.log"
+    exit 99
+  fi
+  # The prefix of the .pc file, moved under the temporary root
+  prefix=$(sed -n 's/^prefix=//p' "$pc")
+  sed -i "s|^prefix=.*|prefix=$tmpdir/root$prefix|" "$pc"
+  export PKG_CONFIG_PATH="$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  installed=yes
+else
+  # pkg-config prefers NAME-uninstalled.pc, which meson writes here.
+  export PKG_CONFIG_PATH="$build_root/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+fi
 # Whatever the caller had, without our folder: the in-tree plugins.
 base_plugin_path=${GRAMMAR_PLUGIN_PATH:-}
 with_plugin_path="$tmpdir${base_plugin_path:+:$base_plugin_path}"
@@ -102,7 +131,7 @@ EOF
 }
 
 echo "# grammar: $grammar"
-echo "# PKG_CONFIG_PATH: $PKG_CONFIG_PATH"
+echo "# PKG_CONFIG_PATH: $PKG_CONFIG_PATH (installed into a temporary prefix: $installed)"
 echo "# compiler: ${compiler[*]}"
 echo "# GRAMMAR_PLUGIN_PATH: $with_plugin_path"
 
@@ -126,9 +155,17 @@ else
     "unexpected: $bad_includes"
 fi
 
-# 3. the plugin compiles with nothing but the pkg-config flags
+# 3. the plugin compiles with nothing but the pkg-config flags (of the
+#    installed grammar-1.pc, whose headers are the installed ones)
 built=no
 if flags=$(pkg-config --cflags --libs grammar-1 2>"$tmpdir/pkg-config.err"); then
+  if [ "$installed" = yes ]; then
+    case "$flags" in
+      *"$tmpdir/root"*) ;;
+      *) echo "Bail out! pkg-config --cflags --libs grammar-1 does not name the installed prefix: $flags"
+         exit 99 ;;
+    esac
+  fi
   # shellcheck disable=SC2086  # the flags are words
   if "${compiler[@]}" -shared -fPIC -o "$tmpdir/libgrammar-static.so" \
        "$source_dir/static-database.c" $flags >"$tmpdir/cc.log" 2>&1; then
