@@ -5,6 +5,7 @@
 #pragma once
 
 #include "grammar-database.h"
+#include "grammar-sql-dialect-private.h"
 
 G_BEGIN_DECLS
 
@@ -21,13 +22,5 @@ char *grammar_database_column_sql_form (GrammarDatabase *database,
                                         GrammarSqlForm   form,
                                         GrammarTable    *table,
                                         const char      *column);
-
-/* Whether @identifier is read bare as itself by every dialect the
- * library knows: aliases the library makes up are, so that a template
- * is the same text on every backend. */
-G_GNUC_INTERNAL
-gboolean grammar_sql_is_plain_everywhere (const char *identifier);
-G_GNUC_INTERNAL
-gboolean grammar_sql_is_ascii_name (const char *identifier);
 
 G_END_DECLS

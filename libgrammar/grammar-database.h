@@ -97,27 +97,6 @@ typedef enum
   GRAMMAR_SQL_FORM_TEXT_LENGTH,
 } GrammarSqlForm;
 
-/**
- * GrammarSqlDialect:
- * @GRAMMAR_SQL_DIALECT_SQLITE: SQLite: names are case-insensitive, its
- *   keywords need quotes
- * @GRAMMAR_SQL_DIALECT_POSTGRES: PostgreSQL: a bare name is folded to
- *   lower case, so a name with a capital needs quotes, as do its reserved
- *   words (`user`, `order`, `group`…)
- * @GRAMMAR_SQL_DIALECT_MYSQL: MariaDB and MySQL (with `ANSI_QUOTES`):
- *   names keep their case, their reserved words need quotes
- *
- * The SQL dialects whose rules for bare names the library knows
- * (grammar_sql_dialect_needs_quotes()), for database plugins to
- * implement #GrammarDatabaseInterface.identifier_needs_quotes with.
- */
-typedef enum
-{
-  GRAMMAR_SQL_DIALECT_SQLITE,
-  GRAMMAR_SQL_DIALECT_POSTGRES,
-  GRAMMAR_SQL_DIALECT_MYSQL,
-} GrammarSqlDialect;
-
 #define GRAMMAR_TYPE_DATABASE (grammar_database_get_type ())
 GRAMMAR_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (GrammarDatabase, grammar_database, GRAMMAR, DATABASE, GObject)
@@ -238,9 +217,6 @@ gboolean       grammar_database_identifier_needs_quotes (GrammarDatabase *self,
                                                          const char      *identifier);
 GRAMMAR_AVAILABLE_IN_ALL
 char          *grammar_database_write_identifier  (GrammarDatabase      *self,
-                                                   const char           *identifier);
-GRAMMAR_AVAILABLE_IN_ALL
-gboolean       grammar_sql_dialect_needs_quotes   (GrammarSqlDialect     dialect,
                                                    const char           *identifier);
 GRAMMAR_AVAILABLE_IN_ALL
 gboolean       grammar_database_check_query       (GrammarDatabase      *self,

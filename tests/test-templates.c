@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include <grammar.h>
+#include <grammar-plugin.h>
 
 #include "grammar-test-util.h"
 
