@@ -10,9 +10,9 @@
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
+#include "grammar-hash-private.h"
 #include "grammar-json-private.h"
 #include "grammar-jsonl-private.h"
-#include "grammar-qa-generator-private.h"
 #include "grammar-stats-private.h"
 
 /**
@@ -401,7 +401,7 @@ hash_text (const char *text,
 {
   if (text == NULL)
     return 0;
-  return grammar_qa_fnv1a64_len (text, length < 0 ? strlen (text) : (gsize) length);
+  return grammar_hash_fnv1a64_len (text, length < 0 ? strlen (text) : (gsize) length);
 }
 
 /* The answer as the product writes it, hashed: an answer is compared
