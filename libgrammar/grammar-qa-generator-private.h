@@ -379,9 +379,11 @@ void grammar_qa_append_canonical_value (GString *out, GVariant *value);
 G_GNUC_INTERNAL
 void grammar_qa_collect_doc_ids (GrammarQaRun *run, GrammarQaPlan *plan, GrammarCursor *cursor, guint first);
 G_GNUC_INTERNAL
-char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, GrammarQaDocPlan *docs, GError **error);
+char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database,
+                                  GrammarQaDocPlan *docs, GError **error);
 G_GNUC_INTERNAL
-char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, gboolean *ordered, GrammarQaDocPlan *docs, GError **error);
+char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database,
+                                  gboolean *ordered, GrammarQaDocPlan *docs, GError **error);
 G_GNUC_INTERNAL
 GStrv grammar_qa_plan_dup_mismatches (GrammarSqlTemplate *sql_template, GrammarSchema *schema);
 G_GNUC_INTERNAL

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 G_GNUC_INTERNAL
 gboolean grammar_qa_same_key (GVariant *a, GVariant *b);
 G_GNUC_INTERNAL
-void grammar_qa_run_init (GrammarQaRun *run, GrammarQaGenerator *self, GOutputStream *output, GCancellable *cancellable);
+void grammar_qa_run_init (GrammarQaRun *run, GrammarQaGenerator *self, GOutputStream *output,
+                          GCancellable *cancellable);
 G_GNUC_INTERNAL
 gboolean grammar_qa_run_send (GrammarQaRun *run, GError **error);
 G_GNUC_INTERNAL

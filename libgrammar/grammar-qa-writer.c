@@ -738,7 +738,8 @@ grammar_qa_write_batch (GrammarQaWriter *writer,
   for (guint g = 0; g < batch->rows->len; g++)
     {
       guint n_rows = g_array_index (batch->rows, guint, g);
-      const GrammarQaDocSpan *span = g < batch->doc_spans->len ? &g_array_index (batch->doc_spans, GrammarQaDocSpan, g) : NULL;
+      const GrammarQaDocSpan *span = g < batch->doc_spans->len ?
+                                     &g_array_index (batch->doc_spans, GrammarQaDocSpan, g) : NULL;
 
       render_answer (writer, cells + n, batch->texts.data, n_rows, batch->width);
       write_group (writer, batch->plan, cells, batch->texts.data,
