@@ -14,29 +14,29 @@ G_BEGIN_DECLS
 #define MAX_FACT_WARNINGS 10
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 2)
 
-typedef struct _TableInfo TableInfo;
-typedef struct _Row Row;
-typedef struct _Link Link;
-typedef struct _Node Node;
-typedef struct _TableTemplate TableTemplate;
-typedef struct _Parser Parser;
-typedef struct _Render Render;
-typedef struct _Document Document;
-typedef struct _Run Run;
-typedef struct _Page Page;
+typedef struct _GrammarDocgenTableInfo GrammarDocgenTableInfo;
+typedef struct _GrammarDocgenRow GrammarDocgenRow;
+typedef struct _GrammarDocgenLink GrammarDocgenLink;
+typedef struct _GrammarDocgenNode GrammarDocgenNode;
+typedef struct _GrammarDocgenTableTemplate GrammarDocgenTableTemplate;
+typedef struct _GrammarDocgenParser GrammarDocgenParser;
+typedef struct _GrammarDocgenRender GrammarDocgenRender;
+typedef struct _GrammarDocgenDocument GrammarDocgenDocument;
+typedef struct _GrammarDocgenRun GrammarDocgenRun;
+typedef struct _GrammarDocgenPage GrammarDocgenPage;
 
 typedef enum
 {
   NODE_TEXT,
   NODE_FIELD,
   NODE_BLOCK,
-} NodeKind;
+} GrammarDocgenNodeKind;
 
 /* A foreign key, seen from the table that declares it. */
-struct _Link
+struct _GrammarDocgenLink
 {
-  TableInfo *child;       /* the table that declares it (unowned) */
-  TableInfo *parent;      /* the table it points to (unowned) */
+  GrammarDocgenTableInfo *child; /* the table that declares it (unowned) */
+  GrammarDocgenTableInfo *parent; /* the table it points to (unowned) */
   guint n_columns;
   guint *columns;         /* in the child */
   guint *parent_columns;  /* in the parent */
@@ -44,7 +44,7 @@ struct _Link
   char *children_sql;     /* the child rows of a parent row */
 };
 
-struct _TableInfo
+struct _GrammarDocgenTableInfo
 {
   GrammarTable *table;    /* unowned: the schema holds it */
   const char *name;
@@ -52,33 +52,33 @@ struct _TableInfo
   const char **columns;   /* the schema's names */
   guint n_key;
   guint *key;             /* primary key columns, in key order */
-  GPtrArray *links;       /* of Link: its foreign keys */
+  GPtrArray *links;       /* of GrammarDocgenLink: its foreign keys */
   char *rows_sql;         /* every row, in key order */
 };
 
-struct _Node
+struct _GrammarDocgenNode
 {
-  NodeKind kind;
+  GrammarDocgenNodeKind kind;
   char *text;          /* NODE_TEXT */
-  Link *link;          /* NODE_FIELD: NULL for the row itself, else the foreign key to follow (unowned) */
+  GrammarDocgenLink *link; /* NODE_FIELD: NULL for the row itself, else the foreign key to follow (unowned) */
   guint column;        /* NODE_FIELD: in the row or in the row @link points to */
-  Link *children;      /* NODE_BLOCK: the child table's foreign key to the row (unowned) */
-  GPtrArray *body;     /* NODE_BLOCK: of Node */
+  GrammarDocgenLink *children; /* NODE_BLOCK: the child table's foreign key to the row (unowned) */
+  GPtrArray *body;     /* NODE_BLOCK: of GrammarDocgenNode */
   gboolean space_before;
   gboolean space_after;
 };
 
-struct _TableTemplate
+struct _GrammarDocgenTableTemplate
 {
   char *title_source;
   char *text_source;
-  GPtrArray *title;    /* of Node, or NULL for the default */
-  GPtrArray *text;     /* of Node, or NULL for the default */
+  GPtrArray *title;    /* of GrammarDocgenNode, or NULL for the default */
+  GPtrArray *text;     /* of GrammarDocgenNode, or NULL for the default */
 };
 
-struct _Parser
+struct _GrammarDocgenParser
 {
-  GHashTable *infos;   /* lower-case table name → TableInfo */
+  GHashTable *infos;   /* lower-case table name → GrammarDocgenTableInfo */
   const char *p;       /* where parsing is */
 };
 
@@ -92,9 +92,9 @@ struct _GrammarDocumentGenerator
   GStrv tables;
   char *llm_section;
 
-  GHashTable *infos;       /* lower-case table name → TableInfo */
-  GPtrArray *info_order;   /* of TableInfo (unowned), in schema order */
-  GHashTable *templates;   /* lower-case table name → TableTemplate */
+  GHashTable *infos;       /* lower-case table name → GrammarDocgenTableInfo */
+  GPtrArray *info_order;   /* of GrammarDocgenTableInfo (unowned), in schema order */
+  GHashTable *templates;   /* lower-case table name → GrammarDocgenTableTemplate */
 
   /* Statistics of the last run. */
   guint64 n_documents;
@@ -104,16 +104,16 @@ struct _GrammarDocumentGenerator
   gint64 last_progress;
 };
 
-struct _Row
+struct _GrammarDocgenRow
 {
-  TableInfo *info;
+  GrammarDocgenTableInfo *info;
   GVariant **values;   /* n_columns, NULL for SQL NULL */
-  Row **parents;       /* per link, fetched when first needed */
+  GrammarDocgenRow **parents; /* per link, fetched when first needed */
   gboolean *fetched;
 };
 
 /* What a run shares while it renders. */
-struct _Render
+struct _GrammarDocgenRender
 {
   GrammarDocumentGenerator *self;
   GCancellable *cancellable;
@@ -121,7 +121,7 @@ struct _Render
 };
 
 /* One document, before it is written. */
-struct _Document
+struct _GrammarDocgenDocument
 {
   char *id;
   char *title;
@@ -132,12 +132,12 @@ struct _Document
   GPtrArray *values;   /* the facts' values, for the check */
 };
 
-struct _Run
+struct _GrammarDocgenRun
 {
   GrammarDocumentGenerator *self;
   GOutputStream *output;
   GCancellable *cancellable;   /* the caller's */
-  Render render;
+  GrammarDocgenRender render;
 
   /* LLM mode: pages in row order, the first ones possibly done */
   GMainContext *context;
@@ -148,49 +148,55 @@ struct _Run
   GError *error;               /* the first failure of a request */
 };
 
-struct _Page
+struct _GrammarDocgenPage
 {
-  Run *run;
-  Document *document;
+  GrammarDocgenRun *run;
+  GrammarDocgenDocument *document;
   gboolean done;
 };
 
 G_GNUC_INTERNAL
-void grammar_docgen_table_info_free (TableInfo *info);
+void grammar_docgen_table_info_free (GrammarDocgenTableInfo *info);
 G_GNUC_INTERNAL
-int grammar_docgen_column_index (TableInfo *info, const char *name);
+int grammar_docgen_column_index (GrammarDocgenTableInfo *info, const char *name);
 G_GNUC_INTERNAL
-gboolean grammar_docgen_is_key_column (TableInfo *info, guint column);
+gboolean grammar_docgen_is_key_column (GrammarDocgenTableInfo *info, guint column);
 G_GNUC_INTERNAL
-TableInfo * grammar_docgen_table_info_new (GrammarDatabase *database, GrammarTable *table);
+GrammarDocgenTableInfo * grammar_docgen_table_info_new (GrammarDatabase *database, GrammarTable *table);
 G_GNUC_INTERNAL
-void grammar_docgen_table_info_add_links (TableInfo *info, GHashTable *infos, GrammarDatabase *database);
+void grammar_docgen_table_info_add_links (GrammarDocgenTableInfo *info, GHashTable *infos, GrammarDatabase *database);
 G_GNUC_INTERNAL
-gboolean grammar_docgen_is_pure_link_table (TableInfo *info);
+gboolean grammar_docgen_is_pure_link_table (GrammarDocgenTableInfo *info);
 G_GNUC_INTERNAL
-void grammar_docgen_table_template_free (TableTemplate *template);
+void grammar_docgen_table_template_free (GrammarDocgenTableTemplate *template);
 G_GNUC_INTERNAL
-TableInfo * grammar_docgen_find_info (GHashTable *infos, const char *name);
+GrammarDocgenTableInfo * grammar_docgen_find_info (GHashTable *infos, const char *name);
 G_GNUC_INTERNAL
-GPtrArray * grammar_docgen_parse_template (GHashTable *infos, TableInfo *info, const char *source, GError **error);
+GPtrArray * grammar_docgen_parse_template (GHashTable *infos, GrammarDocgenTableInfo *info, const char *source,
+                                           GError **error);
 G_GNUC_INTERNAL
-Row * grammar_docgen_row_new_from_cursor (TableInfo *info, GrammarCursor *cursor);
+GrammarDocgenRow * grammar_docgen_row_new_from_cursor (GrammarDocgenTableInfo *info, GrammarCursor *cursor);
 G_GNUC_INTERNAL
-gboolean grammar_docgen_render_nodes (Render *render, GPtrArray *nodes, Row *row, GString *out, GError **error);
+gboolean grammar_docgen_render_nodes (GrammarDocgenRender *render, GPtrArray *nodes, GrammarDocgenRow *row,
+                                      GString *out, GError **error);
 G_GNUC_INTERNAL
-void grammar_docgen_document_free (Document *document);
+void grammar_docgen_document_free (GrammarDocgenDocument *document);
 G_GNUC_INTERNAL
-gboolean grammar_docgen_document_new (Render *render, Row *row, TableTemplate *template, Document **out, GError **error);
+gboolean grammar_docgen_document_new (GrammarDocgenRender *render, GrammarDocgenRow *row,
+                                      GrammarDocgenTableTemplate *template, GrammarDocgenDocument **out,
+                                      GError **error);
 G_GNUC_INTERNAL
-gboolean grammar_docgen_render_text (Render *render, Row *row, TableTemplate *template, GString *out, GError **error);
+gboolean grammar_docgen_render_text (GrammarDocgenRender *render, GrammarDocgenRow *row,
+                                     GrammarDocgenTableTemplate *template, GString *out, GError **error);
 G_GNUC_INTERNAL
-gboolean grammar_docgen_describe_profile (Render *render, Row *row, GString *out, GError **error);
+gboolean grammar_docgen_describe_profile (GrammarDocgenRender *render, GrammarDocgenRow *row, GString *out,
+                                          GError **error);
 G_GNUC_INTERNAL
 GrammarChatRequest * grammar_docgen_build_request (const char *subject, const char *facts);
 G_GNUC_INTERNAL
-void grammar_docgen_row_free (Row *row);
+void grammar_docgen_row_free (GrammarDocgenRow *row);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Row, grammar_docgen_row_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Document, grammar_docgen_document_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarDocgenRow, grammar_docgen_row_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarDocgenDocument, grammar_docgen_document_free)
 
 G_END_DECLS

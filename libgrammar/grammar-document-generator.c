@@ -113,7 +113,7 @@ grammar_document_generator_constructed (GObject *object)
   tables = grammar_schema_get_tables (self->schema);
   for (guint t = 0; t < tables->len; t++)
     {
-      TableInfo *info = grammar_docgen_table_info_new (self->database, g_ptr_array_index (tables, t));
+      GrammarDocgenTableInfo *info = grammar_docgen_table_info_new (self->database, g_ptr_array_index (tables, t));
 
       g_hash_table_insert (self->infos, g_ascii_strdown (info->name, -1), info);
       g_ptr_array_add (self->info_order, info);
@@ -403,12 +403,12 @@ grammar_document_generator_get_llm_section (GrammarDocumentGenerator *self)
   return self->llm_section;
 }
 
-static TableInfo *
+static GrammarDocgenTableInfo *
 lookup_table (GrammarDocumentGenerator  *self,
               const char                *name,
               GError                   **error)
 {
-  TableInfo *info = grammar_docgen_find_info (self->infos, name);
+  GrammarDocgenTableInfo *info = grammar_docgen_find_info (self->infos, name);
 
   if (info == NULL)
     g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
@@ -419,7 +419,7 @@ lookup_table (GrammarDocumentGenerator  *self,
 /* Parses one template; @error says what is wrong, without the key. */
 static gboolean
 parse_one (GrammarDocumentGenerator  *self,
-           TableInfo                 *info,
+           GrammarDocgenTableInfo    *info,
            const char                *source,
            GPtrArray                **nodes,
            GError                   **error)
@@ -439,8 +439,8 @@ store_template (GrammarDocumentGenerator  *self,
                 char                     **bad_key,
                 GError                   **error)
 {
-  TableInfo *info = lookup_table (self, table, error);
-  TableTemplate *template;
+  GrammarDocgenTableInfo *info = lookup_table (self, table, error);
+  GrammarDocgenTableTemplate *template;
   GPtrArray *title_nodes = NULL, *text_nodes = NULL;
 
   *bad_key = NULL;
@@ -458,7 +458,7 @@ store_template (GrammarDocumentGenerator  *self,
       return FALSE;
     }
 
-  template = g_new0 (TableTemplate, 1);
+  template = g_new0 (GrammarDocgenTableTemplate, 1);
   template->title_source = g_strdup (title);
   template->text_source = g_strdup (text);
   template->title = title_nodes;
@@ -512,7 +512,7 @@ check_table_key (GrammarDocumentGenerator  *self,
                  const char                *name,
                  GError                   **error)
 {
-  TableInfo *info = lookup_table (self, name, error);
+  GrammarDocgenTableInfo *info = lookup_table (self, name, error);
 
   if (info == NULL)
     return FALSE;
@@ -553,8 +553,8 @@ grammar_document_generator_set_key (GrammarConfigurable  *configurable,
   g_autofree char *table = NULL;
   g_autofree char *bad_key = NULL;
   g_autoptr (GError) local_error = NULL;
-  TableTemplate *known;
-  TableInfo *info;
+  GrammarDocgenTableTemplate *known;
+  GrammarDocgenTableInfo *info;
 
   if (g_str_equal (key, "llm"))
     {
@@ -662,10 +662,10 @@ grammar_document_generator_configure (GrammarDocumentGenerator  *self,
 /* Output ------------------------------------------------------------------------ */
 
 static gboolean
-write_document (GOutputStream  *output,
-                Document       *document,
-                GCancellable   *cancellable,
-                GError        **error)
+write_document (GOutputStream          *output,
+                GrammarDocgenDocument  *document,
+                GCancellable           *cancellable,
+                GError                **error)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
@@ -697,15 +697,15 @@ write_document (GOutputStream  *output,
 /* A run ---------------------------------------------------------------------------- */
 
 static void
-page_free (Page *page)
+page_free (GrammarDocgenPage *page)
 {
   grammar_docgen_document_free (page->document);
   g_free (page);
 }
 
 static void
-run_progress (Run      *run,
-              gboolean  force)
+run_progress (GrammarDocgenRun *run,
+              gboolean          force)
 {
   gint64 now = g_get_monotonic_time ();
 
@@ -716,9 +716,9 @@ run_progress (Run      *run,
 }
 
 static gboolean
-run_write (Run       *run,
-           Document  *document,
-           GError   **error)
+run_write (GrammarDocgenRun       *run,
+           GrammarDocgenDocument  *document,
+           GError                **error)
 {
   if (!write_document (run->output, document, run->cancellable, error))
     return FALSE;
@@ -754,7 +754,7 @@ contains_word (const char *haystack,
 /* Lists the facts a page does not state verbatim. */
 static void
 check_facts (GrammarDocumentGenerator *self,
-             Document                 *document)
+             GrammarDocgenDocument    *document)
 {
   g_autoptr (GString) missing = g_string_new (NULL);
   guint n_missing = 0;
@@ -799,8 +799,8 @@ page_received (GObject      *source_object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  Page *page = user_data;
-  Run *run = page->run;
+  GrammarDocgenPage *page = user_data;
+  GrammarDocgenRun *run = page->run;
   g_autoptr (GrammarChatResponse) response = NULL;
   g_autoptr (GError) error = NULL;
 
@@ -825,12 +825,12 @@ page_received (GObject      *source_object,
 
 /* Writes the finished pages at the head of the queue. */
 static gboolean
-run_write_pages (Run     *run,
-                 GError **error)
+run_write_pages (GrammarDocgenRun  *run,
+                 GError           **error)
 {
-  while (!g_queue_is_empty (&run->pages) && ((Page *) g_queue_peek_head (&run->pages))->done)
+  while (!g_queue_is_empty (&run->pages) && ((GrammarDocgenPage *) g_queue_peek_head (&run->pages))->done)
     {
-      Page *page = g_queue_pop_head (&run->pages);
+      GrammarDocgenPage *page = g_queue_pop_head (&run->pages);
       gboolean ok;
 
       check_facts (run->self, page->document);
@@ -846,9 +846,9 @@ run_write_pages (Run     *run,
  * fewer than @limit pages are pending: the memory a run holds does not
  * grow with the number of rows. */
 static gboolean
-run_wait (Run     *run,
-          guint    limit,
-          GError **error)
+run_wait (GrammarDocgenRun  *run,
+          guint              limit,
+          GError           **error)
 {
   for (;;)
     {
@@ -866,15 +866,15 @@ run_wait (Run     *run,
 }
 
 static gboolean
-run_send (Run       *run,
-          Document  *document,
-          gboolean   titled,
-          GError   **error)
+run_send (GrammarDocgenRun       *run,
+          GrammarDocgenDocument  *document,
+          gboolean                titled,
+          GError                **error)
 {
   g_autofree char *subject = titled ? g_strdup_printf ("“%s”, described by the profile below", document->title)
                                     : g_strdup_printf ("the %s described by the profile below", document->table);
   g_autoptr (GrammarChatRequest) request = grammar_docgen_build_request (subject, document->facts);
-  Page *page = g_new0 (Page, 1);
+  GrammarDocgenPage *page = g_new0 (GrammarDocgenPage, 1);
 
   page->run = run;
   page->document = document;
@@ -892,7 +892,7 @@ stop_requests (GCancellable *cancellable,
 }
 
 static void
-run_init (Run                      *run,
+run_init (GrammarDocgenRun         *run,
           GrammarDocumentGenerator *self,
           GOutputStream            *output,
           GCancellable             *cancellable)
@@ -918,7 +918,7 @@ run_init (Run                      *run,
 
 /* Lets the requests in flight finish (cancelled when the run failed). */
 static void
-run_clear (Run *run)
+run_clear (GrammarDocgenRun *run)
 {
   if (run->context == NULL)
     return;
@@ -937,13 +937,13 @@ run_clear (Run *run)
 
 /* Makes and writes (or sends off) the document of one row. */
 static gboolean
-run_row (Run            *run,
-         Row            *row,
-         TableTemplate  *template,
-         guint          *n_keyless,
-         GError        **error)
+run_row (GrammarDocgenRun            *run,
+         GrammarDocgenRow            *row,
+         GrammarDocgenTableTemplate  *template,
+         guint                       *n_keyless,
+         GError                     **error)
 {
-  g_autoptr (Document) document = NULL;
+  g_autoptr (GrammarDocgenDocument) document = NULL;
   g_autoptr (GString) text = g_string_new (NULL);
   gboolean ok;
 
@@ -977,12 +977,12 @@ run_row (Run            *run,
 }
 
 static gboolean
-run_table (Run        *run,
-           TableInfo  *info,
-           GError    **error)
+run_table (GrammarDocgenRun        *run,
+           GrammarDocgenTableInfo  *info,
+           GError                 **error)
 {
   g_autofree char *lower = g_ascii_strdown (info->name, -1);
-  TableTemplate *template = g_hash_table_lookup (run->self->templates, lower);
+  GrammarDocgenTableTemplate *template = g_hash_table_lookup (run->self->templates, lower);
   g_autoptr (GrammarCursor) cursor = NULL;
   GError *local_error = NULL;
   guint n_keyless = 0;
@@ -992,7 +992,7 @@ run_table (Run        *run,
     return FALSE;
   while (grammar_cursor_next (cursor, run->cancellable, &local_error))
     {
-      g_autoptr (Row) row = grammar_docgen_row_new_from_cursor (info, cursor);
+      g_autoptr (GrammarDocgenRow) row = grammar_docgen_row_new_from_cursor (info, cursor);
 
       if (!run_row (run, row, template, &n_keyless, error))
         return FALSE;
@@ -1022,7 +1022,7 @@ choose_tables (GrammarDocumentGenerator  *self,
     {
       for (guint t = 0; t < self->info_order->len; t++)
         {
-          TableInfo *info = g_ptr_array_index (self->info_order, t);
+          GrammarDocgenTableInfo *info = g_ptr_array_index (self->info_order, t);
 
           if (info->n_key > 0 && !grammar_table_get_is_view (info->table) && !grammar_docgen_is_pure_link_table (info))
             g_ptr_array_add (chosen, info);
@@ -1073,7 +1073,7 @@ grammar_document_generator_generate (GrammarDocumentGenerator  *self,
 {
   g_autoptr (GPtrArray) tables = NULL;
   gboolean ok = TRUE;
-  Run run;
+  GrammarDocgenRun run;
 
   g_return_val_if_fail (GRAMMAR_IS_DOCUMENT_GENERATOR (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (output), FALSE);

@@ -80,7 +80,7 @@ value_to_key_json (GVariant *value)
 
 
 void
-grammar_docgen_row_free (Row *row)
+grammar_docgen_row_free (GrammarDocgenRow *row)
 {
   if (row == NULL)
     return;
@@ -94,15 +94,15 @@ grammar_docgen_row_free (Row *row)
   g_free (row);
 }
 
-Row *
-grammar_docgen_row_new_from_cursor (TableInfo     *info,
-                     GrammarCursor *cursor)
+GrammarDocgenRow *
+grammar_docgen_row_new_from_cursor (GrammarDocgenTableInfo *info,
+                                    GrammarCursor          *cursor)
 {
-  Row *row = g_new0 (Row, 1);
+  GrammarDocgenRow *row = g_new0 (GrammarDocgenRow, 1);
 
   row->info = info;
   row->values = g_new0 (GVariant *, MAX (info->n_columns, 1));
-  row->parents = g_new0 (Row *, MAX (info->links->len, 1));
+  row->parents = g_new0 (GrammarDocgenRow *, MAX (info->links->len, 1));
   row->fetched = g_new0 (gboolean, MAX (info->links->len, 1));
   for (guint c = 0; c < info->n_columns; c++)
     row->values[c] = grammar_cursor_get_value (cursor, c);
@@ -112,9 +112,9 @@ grammar_docgen_row_new_from_cursor (TableInfo     *info,
 /* The values of @columns of @row as a parameter tuple, or %NULL when
  * one is NULL (then nothing matches). */
 static GVariant *
-row_parameters (Row         *row,
-                const guint *columns,
-                guint        n)
+row_parameters (GrammarDocgenRow *row,
+                const guint      *columns,
+                guint             n)
 {
   g_autofree GVariant **values = g_new0 (GVariant *, MAX (n, 1));
 
@@ -128,8 +128,8 @@ row_parameters (Row         *row,
 }
 
 static void
-add_fact (Render     *render,
-          const char *text)
+add_fact (GrammarDocgenRender *render,
+          const char          *text)
 {
   if (render->facts != NULL && text[0] != '\0')
     g_ptr_array_add (render->facts, g_strdup (text));
@@ -137,11 +137,11 @@ add_fact (Render     *render,
 
 /* The row a foreign key of @row points to, or %NULL. */
 static gboolean
-row_get_parent (Render   *render,
-                Row      *row,
-                Link     *link,
-                Row     **parent,
-                GError  **error)
+row_get_parent (GrammarDocgenRender  *render,
+                GrammarDocgenRow     *row,
+                GrammarDocgenLink    *link,
+                GrammarDocgenRow    **parent,
+                GError              **error)
 {
   guint index;
   g_autoptr (GVariant) parameters = NULL;
@@ -173,10 +173,10 @@ row_get_parent (Render   *render,
 
 /* The rows of @link's table that point to @row. */
 static GrammarCursor *
-row_query_children (Render   *render,
-                    Row      *row,
-                    Link     *link,
-                    GError  **error)
+row_query_children (GrammarDocgenRender  *render,
+                    GrammarDocgenRow     *row,
+                    GrammarDocgenLink    *link,
+                    GError              **error)
 {
   g_autoptr (GVariant) parameters = row_parameters (row, link->parent_columns, link->n_columns);
 
@@ -187,13 +187,13 @@ row_query_children (Render   *render,
 }
 
 static gboolean
-render_field (Render   *render,
-              Node     *node,
-              Row      *row,
-              GString  *out,
-              GError  **error)
+render_field (GrammarDocgenRender  *render,
+              GrammarDocgenNode    *node,
+              GrammarDocgenRow     *row,
+              GString              *out,
+              GError              **error)
 {
-  Row *target = row;
+  GrammarDocgenRow *target = row;
   gsize start = out->len;
 
   if (node->link != NULL && !row_get_parent (render, row, node->link, &target, error))
@@ -205,11 +205,11 @@ render_field (Render   *render,
 }
 
 static gboolean
-render_block (Render   *render,
-              Node     *node,
-              Row      *row,
-              GString  *out,
-              GError  **error)
+render_block (GrammarDocgenRender  *render,
+              GrammarDocgenNode    *node,
+              GrammarDocgenRow     *row,
+              GString              *out,
+              GError              **error)
 {
   g_autoptr (GrammarCursor) cursor = NULL;
   g_autoptr (GString) joined = g_string_new (NULL);
@@ -225,7 +225,7 @@ render_block (Render   *render,
     }
   while (grammar_cursor_next (cursor, render->cancellable, &local_error))
     {
-      g_autoptr (Row) child = grammar_docgen_row_new_from_cursor (node->children->child, cursor);
+      g_autoptr (GrammarDocgenRow) child = grammar_docgen_row_new_from_cursor (node->children->child, cursor);
       g_autoptr (GString) part = g_string_new (NULL);
 
       if (!grammar_docgen_render_nodes (render, node->body, child, part, error))
@@ -254,15 +254,15 @@ render_block (Render   *render,
 }
 
 gboolean
-grammar_docgen_render_nodes (Render     *render,
-              GPtrArray  *nodes,
-              Row        *row,
-              GString    *out,
-              GError    **error)
+grammar_docgen_render_nodes (GrammarDocgenRender  *render,
+                             GPtrArray            *nodes,
+                             GrammarDocgenRow     *row,
+                             GString              *out,
+                             GError              **error)
 {
   for (guint n = 0; n < nodes->len; n++)
     {
-      Node *node = g_ptr_array_index (nodes, n);
+      GrammarDocgenNode *node = g_ptr_array_index (nodes, n);
       gboolean ok = TRUE;
 
       if (node->kind == NODE_TEXT)
@@ -281,11 +281,11 @@ grammar_docgen_render_nodes (Render     *render,
  * columns `-` and `%` inside values are escaped so that ids stay
  * unique. Returns %FALSE when a key value is NULL. */
 static gboolean
-append_key (GString    *out,
-            Row        *row,
-            const char *separator)
+append_key (GString          *out,
+            GrammarDocgenRow *row,
+            const char       *separator)
 {
-  TableInfo *info = row->info;
+  GrammarDocgenTableInfo *info = row->info;
 
   for (guint k = 0; k < info->n_key; k++)
     {
@@ -317,8 +317,8 @@ append_key (GString    *out,
 
 /* `Column: value.` for each non-NULL column outside the key. */
 static void
-append_default_text (GString *out,
-                     Row     *row)
+append_default_text (GString          *out,
+                     GrammarDocgenRow *row)
 {
   for (guint c = 0; c < row->info->n_columns; c++)
     {
@@ -339,7 +339,7 @@ append_default_text (GString *out,
 }
 
 void
-grammar_docgen_document_free (Document *document)
+grammar_docgen_document_free (GrammarDocgenDocument *document)
 {
   g_free (document->id);
   g_free (document->title);
@@ -351,7 +351,7 @@ grammar_docgen_document_free (Document *document)
 }
 
 static JsonNode *
-row_key_json (Row *row)
+row_key_json (GrammarDocgenRow *row)
 {
   g_autoptr (JsonObject) object = json_object_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
@@ -366,13 +366,13 @@ row_key_json (Row *row)
 /* The id, key and title of @row's document into @out, which is %NULL
  * when the row's key has a NULL (no id can be made). */
 gboolean
-grammar_docgen_document_new (Render         *render,
-              Row            *row,
-              TableTemplate  *template,
-              Document      **out,
-              GError        **error)
+grammar_docgen_document_new (GrammarDocgenRender         *render,
+                             GrammarDocgenRow            *row,
+                             GrammarDocgenTableTemplate  *template,
+                             GrammarDocgenDocument      **out,
+                             GError                     **error)
 {
-  g_autoptr (Document) document = g_new0 (Document, 1);
+  g_autoptr (GrammarDocgenDocument) document = g_new0 (GrammarDocgenDocument, 1);
   g_autoptr (GString) id = g_string_new (row->info->name);
   g_autoptr (GString) title = g_string_new (NULL);
 
@@ -399,11 +399,11 @@ grammar_docgen_document_new (Render         *render,
 }
 
 gboolean
-grammar_docgen_render_text (Render         *render,
-             Row            *row,
-             TableTemplate  *template,
-             GString        *out,
-             GError        **error)
+grammar_docgen_render_text (GrammarDocgenRender         *render,
+                            GrammarDocgenRow            *row,
+                            GrammarDocgenTableTemplate  *template,
+                            GString                     *out,
+                            GError                     **error)
 {
   if (template != NULL && template->text != NULL)
     return grammar_docgen_render_nodes (render, template->text, row, out, error);
@@ -417,8 +417,8 @@ grammar_docgen_render_text (Render         *render,
  * surrogate id, which says nothing to a reader (the rows a foreign key
  * points to are described instead). */
 static gboolean
-is_id_column (Row   *row,
-              guint  c)
+is_id_column (GrammarDocgenRow *row,
+              guint             c)
 {
   GPtrArray *links = row->info->links;
 
@@ -428,7 +428,7 @@ is_id_column (Row   *row,
     return TRUE;
   for (guint l = 0; l < links->len; l++)
     {
-      Link *link = g_ptr_array_index (links, l);
+      GrammarDocgenLink *link = g_ptr_array_index (links, l);
 
       for (guint i = 0; i < link->n_columns; i++)
         if (link->columns[i] == c)
@@ -440,10 +440,10 @@ is_id_column (Row   *row,
 /* `Column: value; …` for the non-NULL columns of @row, leaving out
  * surrogate ids and the columns of @skip. */
 static void
-describe_row (Render  *render,
-              Row     *row,
-              Link    *skip,
-              GString *out)
+describe_row (GrammarDocgenRender *render,
+              GrammarDocgenRow    *row,
+              GrammarDocgenLink   *skip,
+              GString             *out)
 {
   gboolean first = TRUE;
 
@@ -466,16 +466,16 @@ describe_row (Render  *render,
 }
 
 static gboolean
-describe_parents (Render   *render,
-                  Row      *row,
-                  Link     *skip,
-                  GString  *out,
-                  GError  **error)
+describe_parents (GrammarDocgenRender  *render,
+                  GrammarDocgenRow     *row,
+                  GrammarDocgenLink    *skip,
+                  GString              *out,
+                  GError              **error)
 {
   for (guint l = 0; l < row->info->links->len; l++)
     {
-      Link *link = g_ptr_array_index (row->info->links, l);
-      Row *parent = NULL;
+      GrammarDocgenLink *link = g_ptr_array_index (row->info->links, l);
+      GrammarDocgenRow *parent = NULL;
 
       if (link == skip)
         continue;
@@ -492,20 +492,20 @@ describe_parents (Render   *render,
 
 /* One line per row that points to @row, at most MAX_RELATED_ROWS a table. */
 static gboolean
-describe_children (Render   *render,
-                   Row      *row,
-                   GString  *out,
-                   GError  **error)
+describe_children (GrammarDocgenRender  *render,
+                   GrammarDocgenRow     *row,
+                   GString              *out,
+                   GError              **error)
 {
   GPtrArray *infos = render->self->info_order;
 
   for (guint t = 0; t < infos->len; t++)
     {
-      TableInfo *child_info = g_ptr_array_index (infos, t);
+      GrammarDocgenTableInfo *child_info = g_ptr_array_index (infos, t);
 
       for (guint l = 0; l < child_info->links->len; l++)
         {
-          Link *link = g_ptr_array_index (child_info->links, l);
+          GrammarDocgenLink *link = g_ptr_array_index (child_info->links, l);
           g_autoptr (GrammarCursor) cursor = NULL;
           GError *local_error = NULL;
           guint n = 0;
@@ -516,7 +516,7 @@ describe_children (Render   *render,
           while (cursor != NULL && n <= MAX_RELATED_ROWS &&
                  grammar_cursor_next (cursor, render->cancellable, &local_error))
             {
-              g_autoptr (Row) child = NULL;
+              g_autoptr (GrammarDocgenRow) child = NULL;
               g_autoptr (GString) part = NULL;
 
               if (++n > MAX_RELATED_ROWS)
@@ -547,10 +547,10 @@ describe_children (Render   *render,
  * a heading, one `**Column**: value` line per column, the rows its
  * foreign keys point to, and the rows that point to it. */
 gboolean
-grammar_docgen_describe_profile (Render   *render,
-                  Row      *row,
-                  GString  *out,
-                  GError  **error)
+grammar_docgen_describe_profile (GrammarDocgenRender  *render,
+                                 GrammarDocgenRow     *row,
+                                 GString              *out,
+                                 GError              **error)
 {
   g_autoptr (GString) related = g_string_new (NULL);
 
@@ -570,8 +570,8 @@ grammar_docgen_describe_profile (Render   *render,
     }
   for (guint l = 0; l < row->info->links->len; l++)
     {
-      Link *link = g_ptr_array_index (row->info->links, l);
-      Row *parent = NULL;
+      GrammarDocgenLink *link = g_ptr_array_index (row->info->links, l);
+      GrammarDocgenRow *parent = NULL;
 
       if (!row_get_parent (render, row, link, &parent, error))
         return FALSE;

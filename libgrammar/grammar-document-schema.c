@@ -19,7 +19,7 @@
 
 
 static void
-link_free (Link *link)
+link_free (GrammarDocgenLink *link)
 {
   g_free (link->columns);
   g_free (link->parent_columns);
@@ -29,7 +29,7 @@ link_free (Link *link)
 }
 
 void
-grammar_docgen_table_info_free (TableInfo *info)
+grammar_docgen_table_info_free (GrammarDocgenTableInfo *info)
 {
   g_free (info->columns);
   g_free (info->key);
@@ -39,8 +39,8 @@ grammar_docgen_table_info_free (TableInfo *info)
 }
 
 int
-grammar_docgen_column_index (TableInfo  *info,
-              const char *name)
+grammar_docgen_column_index (GrammarDocgenTableInfo *info,
+                             const char             *name)
 {
   for (guint c = 0; c < info->n_columns; c++)
     if (g_ascii_strcasecmp (info->columns[c], name) == 0)
@@ -49,8 +49,8 @@ grammar_docgen_column_index (TableInfo  *info,
 }
 
 gboolean
-grammar_docgen_is_key_column (TableInfo *info,
-               guint      column)
+grammar_docgen_is_key_column (GrammarDocgenTableInfo *info,
+                              guint                   column)
 {
   for (guint k = 0; k < info->n_key; k++)
     if (info->key[k] == column)
@@ -60,12 +60,12 @@ grammar_docgen_is_key_column (TableInfo *info,
 
 /* `"a", "b"` or `"a" = ?1 AND "b" = ?2`, quoted by the database. */
 static char *
-join_columns (GrammarDatabase *database,
-              TableInfo       *info,
-              const guint     *columns,
-              guint            n,
-              const char      *separator,
-              gboolean         compare)
+join_columns (GrammarDatabase        *database,
+              GrammarDocgenTableInfo *info,
+              const guint            *columns,
+              guint                   n,
+              const char             *separator,
+              gboolean                compare)
 {
   GString *out = g_string_new (NULL);
 
@@ -83,10 +83,10 @@ join_columns (GrammarDatabase *database,
 /* The ORDER BY of @columns: text by its bytes on every backend, so that
  * documents come in the same order from each. */
 static char *
-order_columns (GrammarDatabase *database,
-               TableInfo       *info,
-               const guint     *columns,
-               guint            n)
+order_columns (GrammarDatabase        *database,
+               GrammarDocgenTableInfo *info,
+               const guint            *columns,
+               guint                   n)
 {
   GString *out = g_string_new (NULL);
 
@@ -101,7 +101,7 @@ order_columns (GrammarDatabase *database,
 }
 
 static guint *
-all_columns (TableInfo *info)
+all_columns (GrammarDocgenTableInfo *info)
 {
   guint *columns = g_new (guint, MAX (info->n_columns, 1));
 
@@ -113,8 +113,8 @@ all_columns (TableInfo *info)
 /* The SELECT of every column of @info and its ORDER BY (the key, or
  * every column when there is none, so the order is always defined). */
 static void
-table_info_make_sql (TableInfo       *info,
-                     GrammarDatabase *database)
+table_info_make_sql (GrammarDocgenTableInfo *info,
+                     GrammarDatabase        *database)
 {
   g_autofree guint *every = all_columns (info);
   g_autofree char *quoted = grammar_database_quote_identifier (database, info->name);
@@ -125,11 +125,11 @@ table_info_make_sql (TableInfo       *info,
   info->rows_sql = g_strdup_printf ("SELECT %s FROM %s ORDER BY %s", list, quoted, order);
 }
 
-TableInfo *
+GrammarDocgenTableInfo *
 grammar_docgen_table_info_new (GrammarDatabase *database,
                 GrammarTable    *table)
 {
-  TableInfo *info = g_new0 (TableInfo, 1);
+  GrammarDocgenTableInfo *info = g_new0 (GrammarDocgenTableInfo, 1);
   GPtrArray *columns = grammar_table_get_columns (table);
   g_auto (GStrv) key = grammar_table_dup_primary_key (table);
   guint n = 0;
@@ -155,10 +155,10 @@ grammar_docgen_table_info_new (GrammarDatabase *database,
 }
 
 static void
-link_make_sql (Link            *link,
-               GrammarDatabase *database)
+link_make_sql (GrammarDocgenLink *link,
+               GrammarDatabase   *database)
 {
-  TableInfo *child = link->child, *parent = link->parent;
+  GrammarDocgenTableInfo *child = link->child, *parent = link->parent;
   g_autofree guint *every_child = all_columns (child);
   g_autofree guint *every_parent = all_columns (parent);
   g_autofree char *child_name = grammar_database_quote_identifier (database, child->name);
@@ -176,9 +176,9 @@ link_make_sql (Link            *link,
 /* Resolves the foreign keys of @info; those whose columns are not found
  * are left out. */
 void
-grammar_docgen_table_info_add_links (TableInfo       *info,
-                      GHashTable      *infos,
-                      GrammarDatabase *database)
+grammar_docgen_table_info_add_links (GrammarDocgenTableInfo *info,
+                                     GHashTable             *infos,
+                                     GrammarDatabase        *database)
 {
   GPtrArray *foreign_keys = grammar_table_get_foreign_keys (info->table);
 
@@ -188,14 +188,14 @@ grammar_docgen_table_info_add_links (TableInfo       *info,
       const char * const *columns = grammar_foreign_key_get_columns (foreign_key);
       const char * const *referenced = grammar_foreign_key_get_referenced_columns (foreign_key);
       g_autofree char *parent_name = g_ascii_strdown (grammar_foreign_key_get_referenced_table (foreign_key), -1);
-      TableInfo *parent = g_hash_table_lookup (infos, parent_name);
+      GrammarDocgenTableInfo *parent = g_hash_table_lookup (infos, parent_name);
       guint n = g_strv_length ((char **) columns);
-      Link *link;
+      GrammarDocgenLink *link;
       gboolean complete = parent != NULL && n > 0 && referenced != NULL && g_strv_length ((char **) referenced) == n;
 
       if (!complete)
         continue;
-      link = g_new0 (Link, 1);
+      link = g_new0 (GrammarDocgenLink, 1);
       link->child = info;
       link->parent = parent;
       link->n_columns = n;
@@ -223,7 +223,7 @@ grammar_docgen_table_info_add_links (TableInfo       *info,
 /* Whether every column of @info is in one of its foreign keys: a table
  * that only links others says nothing of its own. */
 gboolean
-grammar_docgen_is_pure_link_table (TableInfo *info)
+grammar_docgen_is_pure_link_table (GrammarDocgenTableInfo *info)
 {
   for (guint c = 0; c < info->n_columns; c++)
     {
@@ -231,7 +231,7 @@ grammar_docgen_is_pure_link_table (TableInfo *info)
 
       for (guint l = 0; l < info->links->len && !linked; l++)
         {
-          Link *link = g_ptr_array_index (info->links, l);
+          GrammarDocgenLink *link = g_ptr_array_index (info->links, l);
 
           for (guint i = 0; i < link->n_columns && !linked; i++)
             linked = link->columns[i] == c;

@@ -17,7 +17,7 @@
 /* Templates ------------------------------------------------------------------- */
 
 static void
-node_free (Node *node)
+node_free (GrammarDocgenNode *node)
 {
   g_free (node->text);
   g_clear_pointer (&node->body, g_ptr_array_unref);
@@ -25,7 +25,7 @@ node_free (Node *node)
 }
 
 void
-grammar_docgen_table_template_free (TableTemplate *template)
+grammar_docgen_table_template_free (GrammarDocgenTableTemplate *template)
 {
   g_free (template->title_source);
   g_free (template->text_source);
@@ -38,18 +38,18 @@ static void
 add_text_node (GPtrArray *nodes,
                GString   *text)
 {
-  Node *node;
+  GrammarDocgenNode *node;
 
   if (text->len == 0)
     return;
-  node = g_new0 (Node, 1);
+  node = g_new0 (GrammarDocgenNode, 1);
   node->kind = NODE_TEXT;
   node->text = g_strdup (text->str);
   g_ptr_array_add (nodes, node);
   g_string_truncate (text, 0);
 }
 
-TableInfo *
+GrammarDocgenTableInfo *
 grammar_docgen_find_info (GHashTable *infos,
            const char *name)
 {
@@ -60,26 +60,26 @@ grammar_docgen_find_info (GHashTable *infos,
 
 /* The foreign key of @info named by @qualifier: one of its single
  * columns, or the table it points to when only one key does. */
-static Link *
-resolve_qualifier (TableInfo   *info,
-                   const char  *qualifier,
-                   const char  *field,
-                   GError     **error)
+static GrammarDocgenLink *
+resolve_qualifier (GrammarDocgenTableInfo  *info,
+                   const char              *qualifier,
+                   const char              *field,
+                   GError                 **error)
 {
   g_autoptr (GString) choices = g_string_new (NULL);
-  Link *found = NULL;
+  GrammarDocgenLink *found = NULL;
   guint n_found = 0;
 
   for (guint l = 0; l < info->links->len; l++)
     {
-      Link *link = g_ptr_array_index (info->links, l);
+      GrammarDocgenLink *link = g_ptr_array_index (info->links, l);
 
       if (link->n_columns == 1 && g_ascii_strcasecmp (info->columns[link->columns[0]], qualifier) == 0)
         return link;
     }
   for (guint l = 0; l < info->links->len; l++)
     {
-      Link *link = g_ptr_array_index (info->links, l);
+      GrammarDocgenLink *link = g_ptr_array_index (info->links, l);
 
       if (g_ascii_strcasecmp (link->parent->name, qualifier) != 0)
         continue;
@@ -101,16 +101,16 @@ resolve_qualifier (TableInfo   *info,
   return NULL;
 }
 
-static Node *
-resolve_field (TableInfo   *info,
-               const char  *field,
-               GError     **error)
+static GrammarDocgenNode *
+resolve_field (GrammarDocgenTableInfo  *info,
+               const char              *field,
+               GError                 **error)
 {
   const char *dot = strchr (field, '.');
   g_autofree char *qualifier = NULL;
   const char *column;
-  Node *node;
-  Link *link;
+  GrammarDocgenNode *node;
+  GrammarDocgenLink *link;
   int index = grammar_docgen_column_index (info, field);
 
   if (index < 0 && dot == NULL)
@@ -119,7 +119,7 @@ resolve_field (TableInfo   *info,
                    "unknown column “%s” in table “%s” (field {%s})", field, info->name, field);
       return NULL;
     }
-  node = g_new0 (Node, 1);
+  node = g_new0 (GrammarDocgenNode, 1);
   node->kind = NODE_FIELD;
   if (index >= 0)
     {
@@ -147,17 +147,17 @@ resolve_field (TableInfo   *info,
 
 /* The foreign key of the table @name (`child` or `child.fk_column`)
  * that points to @info. */
-static Link *
-resolve_children (Parser      *parser,
-                  TableInfo   *info,
-                  const char  *name,
-                  GError     **error)
+static GrammarDocgenLink *
+resolve_children (GrammarDocgenParser     *parser,
+                  GrammarDocgenTableInfo  *info,
+                  const char              *name,
+                  GError                 **error)
 {
   g_autofree char *table_name = g_strdup (name);
   char *dot = strchr (table_name, '.');
   const char *column = NULL;
-  TableInfo *child = grammar_docgen_find_info (parser->infos, table_name);
-  Link *found = NULL;
+  GrammarDocgenTableInfo *child = grammar_docgen_find_info (parser->infos, table_name);
+  GrammarDocgenLink *found = NULL;
   guint n_found = 0;
 
   if (child == NULL && dot != NULL)
@@ -175,7 +175,7 @@ resolve_children (Parser      *parser,
     }
   for (guint l = 0; l < child->links->len; l++)
     {
-      Link *link = g_ptr_array_index (child->links, l);
+      GrammarDocgenLink *link = g_ptr_array_index (child->links, l);
 
       if (link->parent != info ||
           (column != NULL && (link->n_columns != 1 || g_ascii_strcasecmp (child->columns[link->columns[0]], column) != 0)))
@@ -196,22 +196,22 @@ resolve_children (Parser      *parser,
   return NULL;
 }
 
-static GPtrArray *parse_body (Parser     *parser,
-                              TableInfo  *info,
+static GPtrArray *parse_body (GrammarDocgenParser     *parser,
+                              GrammarDocgenTableInfo  *info,
                               gboolean    nested,
                               GError    **error);
 
 /* Reads `{name}` or `{name: body}`; the parser is on the `{`. */
-static Node *
-parse_braces (Parser     *parser,
-              TableInfo  *info,
-              GError    **error)
+static GrammarDocgenNode *
+parse_braces (GrammarDocgenParser     *parser,
+              GrammarDocgenTableInfo  *info,
+              GError                 **error)
 {
   const char *start = parser->p + 1;
   const char *end = start + strcspn (start, "{}:");
   g_autofree char *name = g_strstrip (g_strndup (start, end - start));
-  Link *children;
-  Node *node;
+  GrammarDocgenLink *children;
+  GrammarDocgenNode *node;
 
   if (*end == '\0' || *end == '{')
     {
@@ -238,7 +238,7 @@ parse_braces (Parser     *parser,
   children = resolve_children (parser, info, name, error);
   if (children == NULL)
     return NULL;
-  node = g_new0 (Node, 1);
+  node = g_new0 (GrammarDocgenNode, 1);
   node->kind = NODE_BLOCK;
   node->children = children;
   node->space_before = g_ascii_isspace (end[1]);
@@ -257,10 +257,10 @@ parse_braces (Parser     *parser,
 /* Reads text and fields up to the end, or (@nested) up to and past the
  * `}` that closes a block. */
 static GPtrArray *
-parse_body (Parser     *parser,
-            TableInfo  *info,
-            gboolean    nested,
-            GError    **error)
+parse_body (GrammarDocgenParser     *parser,
+            GrammarDocgenTableInfo  *info,
+            gboolean                 nested,
+            GError                 **error)
 {
   g_autoptr (GPtrArray) nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g_autoptr (GString) text = g_string_new (NULL);
@@ -268,7 +268,7 @@ parse_body (Parser     *parser,
   while (*parser->p != '\0')
     {
       const char *p = parser->p;
-      Node *node;
+      GrammarDocgenNode *node;
 
       if (p[0] == '{' && p[1] == '{')
         {
@@ -317,12 +317,12 @@ parse_body (Parser     *parser,
 }
 
 GPtrArray *
-grammar_docgen_parse_template (GHashTable  *infos,
-                TableInfo   *info,
-                const char  *source,
-                GError     **error)
+grammar_docgen_parse_template (GHashTable              *infos,
+                               GrammarDocgenTableInfo  *info,
+                               const char              *source,
+                               GError                 **error)
 {
-  Parser parser = { infos, source };
+  GrammarDocgenParser parser = { infos, source };
 
   return parse_body (&parser, info, FALSE, error);
 }

@@ -88,6 +88,65 @@ typedef struct
   guint64 answered_retrieval_correct;
 } GrammarEvaluationTally;
 
+/* What the parts of GrammarEvaluation share: grammar-evaluation.c reads
+ * and counts the records, grammar-evaluation-json.c writes them out. */
+
+/* What a report shows of a template: the SQL and the text of its first
+ * record, so that a person reads what the template asks rather than its
+ * id. Kept per template, not per record. */
+typedef struct
+{
+  char *sql;
+  char *example;
+} GrammarEvaluationExample;
+
+/* The breakdowns of a report. */
+typedef enum
+{
+  GRAMMAR_EVALUATION_BY_TEMPLATE,
+  GRAMMAR_EVALUATION_BY_STYLE,
+  GRAMMAR_EVALUATION_BY_TABLE,
+} GrammarEvaluationBreakdown;
+
+/* The key of a record that has none. */
+#define GRAMMAR_EVALUATION_NO_KEY "(none)"
+
+struct _GrammarEvaluation
+{
+  GObject parent_instance;
+
+  char *source;
+  /* The records: kept (grammar_evaluation_new(), grammar_evaluation_load())
+   * or, read for a report, only where each one's line starts in @source,
+   * to be read again for the lists. A record is an index into either. */
+  GPtrArray *records;      /* GrammarRecord, in input order; empty when not kept */
+  GArray *offsets;         /* guint64 a record, when read from a file */
+  GArray *next;            /* guint a record: the next record of its group, G_MAXUINT for none */
+  GByteArray *correct;     /* a record: 1 when its answer is correct (the lists skip it) */
+  GArray *lines;           /* guint64 a kept record read from a file: its line */
+  GDataInputStream *reread;
+  JsonParser *parser;
+  GStringChunk *strings;   /* group ids, templates, styles, tables */
+  GHashTable *styles;      /* the styles, interned */
+  GPtrArray *groups;       /* GrammarEvaluationGroup, sorted by id */
+  GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
+  GHashTable *templates;   /* template id (interned) → GrammarEvaluationExample */
+  GrammarEvaluationTally tally;
+};
+
+G_GNUC_INTERNAL
+GrammarRecord      *grammar_evaluation_record_at         (GrammarEvaluation            *self,
+                                                          guint                         index,
+                                                          GError                      **error);
+G_GNUC_INTERNAL
+double              grammar_evaluation_knowledge_accuracy (const GrammarEvaluationTally *tally);
+G_GNUC_INTERNAL
+int                 grammar_evaluation_compare_keys      (gconstpointer                 a,
+                                                          gconstpointer                 b);
+G_GNUC_INTERNAL
+GHashTable         *grammar_evaluation_tally_by_key      (GrammarEvaluation            *self,
+                                                          GrammarEvaluationBreakdown    breakdown);
+
 G_GNUC_INTERNAL
 GrammarVerdictKind  grammar_evaluation_answer_verdict    (GrammarRecord                *record);
 G_GNUC_INTERNAL

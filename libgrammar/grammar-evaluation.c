@@ -10,10 +10,9 @@
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
+#include "grammar-hash-private.h"
 #include "grammar-json-private.h"
 #include "grammar-jsonl-private.h"
-#include "grammar-qa-generator-private.h"
-#include "grammar-stats-private.h"
 
 /**
  * GrammarEvaluation:
@@ -45,50 +44,9 @@
  * when it was not measured. grammar_evaluation_to_json() gives all of it,
  * broken down by template, style and table, with Wilson 95 % intervals.
  */
-struct _GrammarEvaluation
-{
-  GObject parent_instance;
-
-  char *source;
-  /* The records: kept (grammar_evaluation_new(), grammar_evaluation_load())
-   * or, read for a report, only where each one's line starts in @source,
-   * to be read again for the lists. A record is an index into either. */
-  GPtrArray *records;      /* GrammarRecord, in input order; empty when not kept */
-  GArray *offsets;         /* guint64 a record, when read from a file */
-  GArray *next;            /* guint a record: the next record of its group, G_MAXUINT for none */
-  GByteArray *correct;     /* a record: 1 when its answer is correct (the lists skip it) */
-  GArray *lines;           /* guint64 a kept record read from a file: its line */
-  GDataInputStream *reread;
-  JsonParser *parser;
-  GStringChunk *strings;   /* group ids, templates, styles, tables */
-  GHashTable *styles;      /* the styles, interned */
-  GPtrArray *groups;       /* GrammarEvaluationGroup, sorted by id */
-  GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
-  GHashTable *templates;   /* template id (interned) → TemplateExample */
-  GrammarEvaluationTally tally;
-};
-
-/* What a report shows of a template: the SQL and the text of its first
- * record, so that a person reads what the template asks rather than its
- * id. Kept per template, not per record. */
-typedef struct
-{
-  char *sql;
-  char *example;
-} TemplateExample;
-
 G_DEFINE_FINAL_TYPE (GrammarEvaluation, grammar_evaluation, G_TYPE_OBJECT)
 
 static const char * const tag_names[GRAMMAR_GROUP_N_TAGS] = { "gap", "robust", "non_robust", "unmeasured" };
-
-typedef enum
-{
-  BY_TEMPLATE,
-  BY_STYLE,
-  BY_TABLE,
-} Breakdown;
-
-#define NO_KEY "(none)"
 
 /* The name of @tag in reports: gap, robust, non_robust or unmeasured. */
 const char *
@@ -101,7 +59,7 @@ grammar_evaluation_tag_name (GrammarGroupTag tag)
 static void
 template_example_free (gpointer data)
 {
-  TemplateExample *example = data;
+  GrammarEvaluationExample *example = data;
 
   g_free (example->sql);
   g_free (example->example);
@@ -177,33 +135,6 @@ grammar_evaluation_retrieval_verdict (GrammarRecord *record)
   if (grammar_evaluation_answer_verdict (record) == GRAMMAR_VERDICT_CORRECT)
     return GRAMMAR_VERDICT_CORRECT;
   return grammar_record_get_retrieval_verdict (record);
-}
-
-static const char *
-record_attribution (GrammarRecord *record)
-{
-  switch (grammar_evaluation_retrieval_verdict (record))
-    {
-    case GRAMMAR_VERDICT_CORRECT:
-      return "language-model";
-    case GRAMMAR_VERDICT_INCORRECT:
-      return "retrieval";
-    case GRAMMAR_VERDICT_UNMEASURED:
-    default:
-      return "unknown";
-    }
-}
-
-/* A gap group's knowledge is missing in the language model when some
- * record had a sufficient context; in the retrieval when none had. */
-static const char *
-group_attribution (const GrammarEvaluationGroup *group)
-{
-  if (group->retrieval_correct > 0)
-    return "language-model";
-  if (group->retrieval_measured > 0)
-    return "retrieval";
-  return "unknown";
 }
 
 /* Group ids like "q2" and "q10" sort in their numeric order. */
@@ -316,8 +247,8 @@ grammar_evaluation_rate (guint64 successes,
   return n > 0 ? (double) successes / (double) n : NAN;
 }
 
-static double
-knowledge_accuracy (const GrammarEvaluationTally *tally)
+double
+grammar_evaluation_knowledge_accuracy (const GrammarEvaluationTally *tally)
 {
   guint tagged = tally->groups[GRAMMAR_GROUP_GAP] + tally->groups[GRAMMAR_GROUP_ROBUST] +
                  tally->groups[GRAMMAR_GROUP_NON_ROBUST];
@@ -329,10 +260,10 @@ knowledge_accuracy (const GrammarEvaluationTally *tally)
 
 /* Record @index: the kept one, or read again from where its line starts
  * in the source. */
-static GrammarRecord *
-record_at (GrammarEvaluation  *self,
-           guint               index,
-           GError            **error)
+GrammarRecord *
+grammar_evaluation_record_at (GrammarEvaluation  *self,
+                              guint               index,
+                              GError            **error)
 {
   g_autofree char *text = NULL;
   g_autoptr (GError) local_error = NULL;
@@ -401,7 +332,7 @@ hash_text (const char *text,
 {
   if (text == NULL)
     return 0;
-  return grammar_qa_fnv1a64_len (text, length < 0 ? strlen (text) : (gsize) length);
+  return grammar_hash_fnv1a64_len (text, length < 0 ? strlen (text) : (gsize) length);
 }
 
 /* The answer as the product writes it, hashed: an answer is compared
@@ -535,7 +466,7 @@ add_record (Adding         *adding,
   const char *group_id = grammar_record_get_group (record);
   const char *template_id = intern (self, grammar_record_get_template (record));
   const char *style = intern (self, grammar_record_get_style (record));
-  const char *no_key = intern (self, NO_KEY);
+  const char *no_key = intern (self, GRAMMAR_EVALUATION_NO_KEY);
   GrammarVerdictKind answer = grammar_evaluation_answer_verdict (record);
   GrammarVerdictKind retrieval = grammar_evaluation_retrieval_verdict (record);
   GrammarEvaluationGroup *group;
@@ -572,7 +503,7 @@ add_record (Adding         *adding,
       g_ptr_array_add (self->groups, group);
       if (template_id != NULL && !g_hash_table_contains (self->templates, template_id))
         {
-          TemplateExample *example = g_new0 (TemplateExample, 1);
+          GrammarEvaluationExample *example = g_new0 (GrammarEvaluationExample, 1);
 
           example->sql = g_strdup (grammar_record_get_sql (record));
           example->example = g_strdup (grammar_record_get_text (record));
@@ -618,8 +549,8 @@ add_record (Adding         *adding,
   is_correct = answer == GRAMMAR_VERDICT_CORRECT;
   g_byte_array_append (self->correct, &is_correct, 1);
   COUNT (group, answer, retrieval);
-  count_key (group, BY_TEMPLATE, template_id != NULL ? template_id : no_key, answer, retrieval);
-  count_key (group, BY_STYLE, style != NULL ? style : no_key, answer, retrieval);
+  count_key (group, GRAMMAR_EVALUATION_BY_TEMPLATE, template_id != NULL ? template_id : no_key, answer, retrieval);
+  count_key (group, GRAMMAR_EVALUATION_BY_STYLE, style != NULL ? style : no_key, answer, retrieval);
   if (style != NULL)
     g_hash_table_add (self->styles, (gpointer) style);
   return TRUE;
@@ -686,8 +617,9 @@ check_ids (Adding  *adding,
       for (guint later = 1; later < n && run[later].index < duplicate; later++)
         for (guint earlier = 0; earlier < later; earlier++)
           {
-            g_autoptr (GrammarRecord) a = record_at (adding->self, run[earlier].index, error);
-            g_autoptr (GrammarRecord) b = a != NULL ? record_at (adding->self, run[later].index, error) : NULL;
+            g_autoptr (GrammarRecord) a = grammar_evaluation_record_at (adding->self, run[earlier].index, error);
+            g_autoptr (GrammarRecord) b = a != NULL ?
+                                          grammar_evaluation_record_at (adding->self, run[later].index, error) : NULL;
 
             if (b == NULL)
               return FALSE;
@@ -1037,7 +969,7 @@ double
 grammar_evaluation_get_knowledge_accuracy (GrammarEvaluation *self)
 {
   g_return_val_if_fail (GRAMMAR_IS_EVALUATION (self), NAN);
-  return knowledge_accuracy (&self->tally);
+  return grammar_evaluation_knowledge_accuracy (&self->tally);
 }
 
 /**
@@ -1092,9 +1024,9 @@ grammar_evaluation_get_source (GrammarEvaluation *self)
   return self->source;
 }
 
-static int
-compare_keys (gconstpointer a,
-              gconstpointer b)
+int
+grammar_evaluation_compare_keys (gconstpointer a,
+                                 gconstpointer b)
 {
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
@@ -1109,7 +1041,7 @@ grammar_evaluation_dup_styles (GrammarEvaluation *self)
   g_hash_table_iter_init (&iter, self->styles);
   while (g_hash_table_iter_next (&iter, &style, NULL))
     g_ptr_array_add (styles, g_strdup (style));
-  g_ptr_array_sort (styles, compare_keys);
+  g_ptr_array_sort (styles, grammar_evaluation_compare_keys);
   g_ptr_array_add (styles, NULL);
   return (GStrv) g_ptr_array_free (g_steal_pointer (&styles), FALSE);
 }
@@ -1208,9 +1140,9 @@ tally_of_key (GHashTable *tallies,
 /* key → the tally of its groups, each group tagged from its records with
  * that key: a style's robustness is that of its own wordings. The tables
  * of a group are those of its SQL, which all its records share. */
-static GHashTable *
-tally_by_key (GrammarEvaluation *self,
-              Breakdown          breakdown)
+GHashTable *
+grammar_evaluation_tally_by_key (GrammarEvaluation          *self,
+                                 GrammarEvaluationBreakdown  breakdown)
 {
   GHashTable *tallies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
@@ -1218,9 +1150,10 @@ tally_by_key (GrammarEvaluation *self,
     {
       GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
 
-      if (breakdown == BY_TABLE)
+      if (breakdown == GRAMMAR_EVALUATION_BY_TABLE)
         {
-          g_auto (GStrv) tables = g_strsplit (group->tables != NULL ? group->tables : NO_KEY, "\n", -1);
+          g_auto (GStrv) tables = g_strsplit (group->tables != NULL ? group->tables : GRAMMAR_EVALUATION_NO_KEY,
+                                              "\n", -1);
 
           for (guint t = 0; tables[t] != NULL; t++)
             grammar_evaluation_tally_add (tally_of_key (tallies, tables[t]), group);
@@ -1239,402 +1172,4 @@ tally_by_key (GrammarEvaluation *self,
         }
     }
   return tallies;
-}
-
-/* JSON */
-
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_json (JsonBuilder *builder,
-          const char  *name,
-          JsonNode    *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_value (builder, json_node_copy (value));
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_interval (JsonBuilder *builder,
-              const char  *name,
-              guint64      successes,
-              guint64      n)
-{
-  double low = 0.0, high = 0.0;
-  gboolean defined = grammar_stats_wilson (successes, n, GRAMMAR_STATS_Z95, &low, &high);
-
-  grammar_json_add_interval (builder, name, defined, low, high);
-}
-
-static void
-add_tally (JsonBuilder                  *builder,
-           const GrammarEvaluationTally *tally)
-{
-  grammar_json_add_int (builder, "instances", tally->instances);
-  grammar_json_add_int (builder, "measured", tally->measured);
-  grammar_json_add_int (builder, "unmeasured", tally->instances - tally->measured);
-  grammar_json_add_int (builder, "correct", tally->correct);
-
-  json_builder_set_member_name (builder, "groups");
-  json_builder_begin_object (builder);
-  grammar_json_add_int (builder, "total", tally->groups[GRAMMAR_GROUP_GAP] + tally->groups[GRAMMAR_GROUP_ROBUST] +
-                             tally->groups[GRAMMAR_GROUP_NON_ROBUST] + tally->groups[GRAMMAR_GROUP_UNMEASURED]);
-  for (guint i = 0; i < GRAMMAR_GROUP_N_TAGS; i++)
-    grammar_json_add_int (builder, tag_names[i], tally->groups[i]);
-  json_builder_set_member_name (builder, "instances");
-  json_builder_begin_object (builder);
-  for (guint i = 0; i < GRAMMAR_GROUP_N_TAGS; i++)
-    grammar_json_add_int (builder, tag_names[i], tally->group_instances[i]);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-
-  grammar_json_add_number (builder, "accuracy", grammar_evaluation_rate (tally->correct, tally->measured));
-  grammar_json_add_number (builder, "robustness", grammar_evaluation_rate (tally->answered_correct, tally->answered_measured));
-  grammar_json_add_number (builder, "knowledge_accuracy", knowledge_accuracy (tally));
-
-  json_builder_set_member_name (builder, "retrieval");
-  json_builder_begin_object (builder);
-  grammar_json_add_number (builder, "accuracy", grammar_evaluation_rate (tally->retrieval_correct, tally->retrieval_measured));
-  grammar_json_add_number (builder, "robustness", grammar_evaluation_rate (tally->answered_retrieval_correct,
-                                                              tally->answered_retrieval_measured));
-  grammar_json_add_int (builder, "measured", tally->retrieval_measured);
-  grammar_json_add_int (builder, "unmeasured", tally->instances - tally->retrieval_measured);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "intervals");
-  json_builder_begin_object (builder);
-  add_interval (builder, "accuracy", tally->correct, tally->measured);
-  add_interval (builder, "robustness", tally->answered_correct, tally->answered_measured);
-  add_interval (builder, "retrieval_accuracy", tally->retrieval_correct, tally->retrieval_measured);
-  add_interval (builder, "retrieval_robustness", tally->answered_retrieval_correct,
-                tally->answered_retrieval_measured);
-  json_builder_end_object (builder);
-}
-
-static void
-add_breakdown (JsonBuilder       *builder,
-               const char        *name,
-               GrammarEvaluation *self,
-               Breakdown          breakdown)
-{
-  g_autoptr (GHashTable) tallies = tally_by_key (self, breakdown);
-  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key_data;
-
-  g_hash_table_iter_init (&iter, tallies);
-  while (g_hash_table_iter_next (&iter, &key_data, NULL))
-    g_ptr_array_add (keys, key_data);
-  g_ptr_array_sort (keys, compare_keys);
-  json_builder_set_member_name (builder, name);
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < keys->len; i++)
-    {
-      const char *key = g_ptr_array_index (keys, i);
-
-      json_builder_begin_object (builder);
-      add_string (builder, "key", key);
-      add_tally (builder, g_hash_table_lookup (tallies, key));
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-}
-
-/* template id → {sql, example}: the SQL and the text of the first
- * record of each template, in the order of the ids. */
-static void
-add_templates (JsonBuilder       *builder,
-               GrammarEvaluation *self)
-{
-  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer id;
-
-  g_hash_table_iter_init (&iter, self->templates);
-  while (g_hash_table_iter_next (&iter, &id, NULL))
-    g_ptr_array_add (ids, id);
-  g_ptr_array_sort (ids, compare_keys);
-  json_builder_set_member_name (builder, "templates");
-  json_builder_begin_object (builder);
-  for (guint i = 0; i < ids->len; i++)
-    {
-      const TemplateExample *example = g_hash_table_lookup (self->templates, g_ptr_array_index (ids, i));
-
-      json_builder_set_member_name (builder, g_ptr_array_index (ids, i));
-      json_builder_begin_object (builder);
-      add_string (builder, "sql", example->sql);
-      add_string (builder, "example", example->example);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-}
-
-/* The records of @group whose answer is not correct (the only ones the
- * lists show: every record of a gap group, the failing ones of a
- * non-robust group), in input order, read again when not kept. */
-static GPtrArray *
-failing_records (GrammarEvaluation            *self,
-                 const GrammarEvaluationGroup *group,
-                 GError                      **error)
-{
-  g_autoptr (GPtrArray) records = g_ptr_array_new_full (group->instances - group->correct, g_object_unref);
-
-  for (guint i = group->first; i != G_MAXUINT; i = g_array_index (self->next, guint, i))
-    {
-      GrammarRecord *record;
-
-      if (self->correct->data[i])
-        continue;
-      record = record_at (self, i, error);
-
-      if (record == NULL)
-        return NULL;
-      g_ptr_array_add (records, record);
-      if (g_strcmp0 (grammar_record_get_group (record), group->id) != 0)
-        {
-          g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
-                       "%s changed while the report was read: run the report again once no one writes it",
-                       self->source);
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&records);
-}
-
-static JsonNode *
-gap_group_json (const GrammarEvaluationGroup *group,
-                GPtrArray                    *records)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  GrammarRecord *first = g_ptr_array_index (records, 0);
-
-  json_builder_begin_object (builder);
-  add_string (builder, "group", group->id);
-  add_string (builder, "template", group->mixed_template ? NULL : group->template_id);
-  add_string (builder, "style", group->mixed_style ? NULL : group->style);
-  add_string (builder, "sql", grammar_record_get_sql (first));
-  add_json (builder, "answer", grammar_record_get_answer (first));
-  grammar_json_add_int (builder, "instances", group->instances);
-  json_builder_set_member_name (builder, "texts");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < records->len; i++)
-    {
-      const char *text = grammar_record_get_text (g_ptr_array_index (records, i));
-
-      if (text != NULL)
-        json_builder_add_string_value (builder, text);
-      else
-        json_builder_add_null_value (builder);
-    }
-  json_builder_end_array (builder);
-  add_string (builder, "attribution", group_attribution (group));
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
-}
-
-static JsonNode *
-debug_record_json (GrammarRecord *record)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  GrammarVerdict *verdict = grammar_record_get_verdict (record);
-
-  json_builder_begin_object (builder);
-  add_string (builder, "id", grammar_record_get_id (record));
-  add_string (builder, "group", grammar_record_get_group (record));
-  add_string (builder, "template", grammar_record_get_template (record));
-  add_string (builder, "style", grammar_record_get_style (record));
-  add_string (builder, "text", grammar_record_get_text (record));
-  add_json (builder, "answer", grammar_record_get_answer (record));
-  add_string (builder, "response", grammar_record_get_response (record));
-  add_string (builder, "verdict", grammar_verdict_kind_to_string (grammar_evaluation_answer_verdict (record)));
-  add_string (builder, "retrieval", grammar_verdict_kind_to_string (grammar_evaluation_retrieval_verdict (record)));
-  add_string (builder, "attribution", record_attribution (record));
-  add_string (builder, "reason", verdict != NULL ? grammar_verdict_get_reason (verdict) : NULL);
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
-}
-
-static int
-compare_records (gconstpointer a,
-                 gconstpointer b)
-{
-  GrammarRecord *record_a = *(GrammarRecord * const *) a;
-  GrammarRecord *record_b = *(GrammarRecord * const *) b;
-
-  return grammar_evaluation_compare_ids (grammar_record_get_id (record_a), grammar_record_get_id (record_b));
-}
-
-/*
- * grammar_evaluation_foreach_listed:
- *
- * Gives @func the entries of the list @list, one at a time and in order
- * (records that were not kept are read again): `gap_groups`, the gap
- * groups with the texts of their records, or `debug`, the failing
- * records of non-robust groups, where the system knew the answer but
- * missed it in some wordings. At most @max_list entries (0: all).
- */
-gboolean
-grammar_evaluation_foreach_listed (GrammarEvaluation            *self,
-                                   GrammarEvaluationList         list,
-                                   guint                         max_list,
-                                   GrammarEvaluationEntryFunc    func,
-                                   gpointer                      user_data,
-                                   GError                      **error)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < self->groups->len && (max_list == 0 || n < max_list); i++)
-    {
-      GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
-      g_autoptr (GPtrArray) records = NULL;
-
-      if (group->tag != (list == GRAMMAR_EVALUATION_LIST_GAP_GROUPS ? GRAMMAR_GROUP_GAP : GRAMMAR_GROUP_NON_ROBUST))
-        continue;
-      records = failing_records (self, group, error);
-      if (records == NULL)
-        return FALSE;
-      if (list == GRAMMAR_EVALUATION_LIST_GAP_GROUPS)
-        {
-          g_autoptr (JsonNode) entry = gap_group_json (group, records);
-
-          if (!func (entry, user_data, error))
-            return FALSE;
-          n++;
-          continue;
-        }
-      g_ptr_array_sort (records, compare_records);
-      for (guint r = 0; r < records->len && (max_list == 0 || n < max_list); r++)
-        {
-          GrammarRecord *record = g_ptr_array_index (records, r);
-          g_autoptr (JsonNode) entry = NULL;
-
-          if (grammar_evaluation_answer_verdict (record) == GRAMMAR_VERDICT_CORRECT)
-            continue;
-          entry = debug_record_json (record);
-          if (!func (entry, user_data, error))
-            return FALSE;
-          n++;
-        }
-    }
-  return TRUE;
-}
-
-static gboolean
-add_entry (JsonNode  *entry,
-           gpointer   user_data,
-           GError   **error)
-{
-  json_builder_add_value (user_data, json_node_copy (entry));
-  return TRUE;
-}
-
-/*
- * grammar_evaluation_build_json:
- *
- * The report of grammar_evaluation_to_json(); with @lists FALSE its
- * `gap_groups` and `debug` are left empty, for a writer that gives them
- * with grammar_evaluation_foreach_listed().
- */
-JsonNode *
-grammar_evaluation_build_json (GrammarEvaluation  *self,
-                               gboolean            lists,
-                               guint               max_list,
-                               GError            **error)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_auto (GStrv) styles = NULL;
-  static const char * const list_names[] = { "gap_groups", "debug" };
-
-  styles = grammar_evaluation_dup_styles (self);
-  json_builder_begin_object (builder);
-  add_string (builder, "format", "grammar-report-1");
-  add_string (builder, "source", self->source);
-  json_builder_set_member_name (builder, "styles");
-  json_builder_begin_array (builder);
-  for (guint i = 0; styles[i] != NULL; i++)
-    json_builder_add_string_value (builder, styles[i]);
-  json_builder_end_array (builder);
-
-  add_tally (builder, &self->tally);
-  add_breakdown (builder, "by_template", self, BY_TEMPLATE);
-  add_breakdown (builder, "by_style", self, BY_STYLE);
-  add_breakdown (builder, "by_table", self, BY_TABLE);
-  add_templates (builder, self);
-  for (guint l = 0; l < G_N_ELEMENTS (list_names); l++)
-    {
-      json_builder_set_member_name (builder, list_names[l]);
-      json_builder_begin_array (builder);
-      if (lists && !grammar_evaluation_foreach_listed (self, l, max_list, add_entry, builder, error))
-        return NULL;
-      json_builder_end_array (builder);
-    }
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
-}
-
-/*
- * grammar_evaluation_by_style_json:
- *
- * The `by_style` breakdown of the report alone, an array.
- */
-JsonNode *
-grammar_evaluation_by_style_json (GrammarEvaluation *self)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
-
-  json_builder_begin_object (builder);
-  add_breakdown (builder, "by_style", self, BY_STYLE);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  return json_object_dup_member (json_node_get_object (root), "by_style");
-}
-
-/**
- * grammar_evaluation_to_json:
- * @self: a #GrammarEvaluation
- * @max_list: the most entries of `gap_groups` and of `debug`, 0 for all
- *
- * Makes the report (format `grammar-report-1`, described in the
- * evaluation guide): the counts, the metrics and their Wilson 95 %
- * intervals (null when undefined), the breakdowns `by_template`,
- * `by_style` and `by_table`, `templates` (each template id's SQL and
- * text query, those of its first record), the gap groups with their
- * attribution and the `debug` list of the incorrect or unmeasured
- * records of non-robust groups. Groups are listed in the order of their ids (numbers in
- * numeric order), records of a group by id.
- *
- * Returns: (transfer full): the report, a JSON object without `comparison`
- */
-JsonNode *
-grammar_evaluation_to_json (GrammarEvaluation *self,
-                            guint              max_list)
-{
-  g_autoptr (GError) error = NULL;
-  JsonNode *report;
-
-  g_return_val_if_fail (GRAMMAR_IS_EVALUATION (self), NULL);
-
-  /* Only an evaluation of the report's own loader reads its records
-   * again, and only that can fail (its file changed meanwhile). */
-  report = grammar_evaluation_build_json (self, TRUE, max_list, &error);
-  if (report == NULL)
-    {
-      g_warning ("%s", error->message);
-      report = grammar_evaluation_build_json (self, FALSE, max_list, NULL);
-    }
-  return report;
 }

@@ -9,7 +9,7 @@
 
 #include "grammar-error.h"
 #include "grammar-json-private.h"
-#include "grammar-qa-generator-private.h"
+#include "grammar-json-writer-private.h"
 
 /* Member @name: @value, or null when it is not finite. */
 void
@@ -181,12 +181,12 @@ number_reads_back (const char *token,
   /* Otherwise the writer says. */
   {
     g_autofree char *copy = g_strndup (token, length);
-    Buffer written = { 0, };
+    GrammarJsonBuffer written = { 0, };
     gboolean same;
 
-    grammar_qa_append_json_double (&written, g_ascii_strtod (copy, NULL));
+    grammar_json_buffer_append_double (&written, g_ascii_strtod (copy, NULL));
     same = written.len == length && memcmp (written.data, token, length) == 0;
-    grammar_qa_buffer_clear (&written);
+    grammar_json_buffer_clear (&written);
     return same;
   }
 }
@@ -420,16 +420,16 @@ grammar_json_node_dup_id (JsonNode *node)
 /* Writing JSON ----------------------------------------------------------- */
 
 static void
-append_indent (Buffer *out,
-               guint   indent,
-               guint   level)
+append_indent (GrammarJsonBuffer *out,
+               guint              indent,
+               guint              level)
 {
   for (guint i = 0; i < indent * level; i++)
-    grammar_qa_buffer_append_c (out, ' ');
+    grammar_json_buffer_append_c (out, ' ');
 }
 
 /* Every file the product writes takes its numbers from here (through
- * grammar_qa_append_json_double()): json-glib's generator writes 1e20 as
+ * grammar_json_buffer_append_double()): json-glib's generator writes 1e20 as
  * "1e+20.0" and infinity as "inf.0", which no JSON reader accepts, the
  * product's own included. A finite double is its shortest round-trip
  * text; JSON has no infinity nor NaN, so they are written as the strings
@@ -438,15 +438,15 @@ append_indent (Buffer *out,
  * Laid out as json-glib's generator lays it out ("key" : value when
  * pretty), so that only the numbers differ from what it wrote. */
 static void
-append_node (Buffer   *out,
-             JsonNode *node,
-             guint     indent,
-             guint     level)
+append_node (GrammarJsonBuffer *out,
+             JsonNode          *node,
+             guint              indent,
+             guint              level)
 {
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_NULL:
-      buffer_append_literal (out, "null");
+      grammar_json_buffer_append_literal (out, "null");
       break;
     case JSON_NODE_VALUE:
       {
@@ -457,21 +457,21 @@ append_node (Buffer   *out,
             const char *text = json_node_get_string (node);
 
             if (text != NULL)
-              grammar_qa_append_json_string (out, text, strlen (text));
+              grammar_json_buffer_append_string (out, text, strlen (text));
             else
-              buffer_append_literal (out, "null");
+              grammar_json_buffer_append_literal (out, "null");
           }
         else if (type == G_TYPE_DOUBLE)
-          grammar_qa_append_json_double (out, json_node_get_double (node));
+          grammar_json_buffer_append_double (out, json_node_get_double (node));
         else if (type == G_TYPE_BOOLEAN)
           {
             if (json_node_get_boolean (node))
-              buffer_append_literal (out, "true");
+              grammar_json_buffer_append_literal (out, "true");
             else
-              buffer_append_literal (out, "false");
+              grammar_json_buffer_append_literal (out, "false");
           }
         else
-          grammar_qa_append_json_int (out, json_node_get_int (node));
+          grammar_json_buffer_append_int (out, json_node_get_int (node));
       }
       break;
     case JSON_NODE_ARRAY:
@@ -479,20 +479,20 @@ append_node (Buffer   *out,
         JsonArray *array = json_node_get_array (node);
         guint n = json_array_get_length (array);
 
-        grammar_qa_buffer_append_c (out, '[');
+        grammar_json_buffer_append_c (out, '[');
         if (indent > 0)
-          grammar_qa_buffer_append_c (out, '\n');
+          grammar_json_buffer_append_c (out, '\n');
         for (guint i = 0; i < n; i++)
           {
             append_indent (out, indent, level + 1);
             append_node (out, json_array_get_element (array, i), indent, level + 1);
             if (i + 1 < n)
-              grammar_qa_buffer_append_c (out, ',');
+              grammar_json_buffer_append_c (out, ',');
             if (indent > 0)
-              grammar_qa_buffer_append_c (out, '\n');
+              grammar_json_buffer_append_c (out, '\n');
           }
         append_indent (out, indent, level);
-        grammar_qa_buffer_append_c (out, ']');
+        grammar_json_buffer_append_c (out, ']');
       }
       break;
     case JSON_NODE_OBJECT:
@@ -506,29 +506,29 @@ append_node (Buffer   *out,
 
         if (number != NULL)
           {
-            grammar_qa_buffer_append (out, number, strlen (number));
+            grammar_json_buffer_append (out, number, strlen (number));
             break;
           }
-        grammar_qa_buffer_append_c (out, '{');
+        grammar_json_buffer_append_c (out, '{');
         if (indent > 0)
-          grammar_qa_buffer_append_c (out, '\n');
+          grammar_json_buffer_append_c (out, '\n');
         json_object_iter_init_ordered (&iter, object);
         while (json_object_iter_next_ordered (&iter, &name, &member))
           {
             append_indent (out, indent, level + 1);
-            grammar_qa_append_json_string (out, name, strlen (name));
+            grammar_json_buffer_append_string (out, name, strlen (name));
             if (indent > 0)
-              buffer_append_literal (out, " : ");
+              grammar_json_buffer_append_literal (out, " : ");
             else
-              grammar_qa_buffer_append_c (out, ':');
+              grammar_json_buffer_append_c (out, ':');
             append_node (out, member, indent, level + 1);
             if (++i < n)
-              grammar_qa_buffer_append_c (out, ',');
+              grammar_json_buffer_append_c (out, ',');
             if (indent > 0)
-              grammar_qa_buffer_append_c (out, '\n');
+              grammar_json_buffer_append_c (out, '\n');
           }
         append_indent (out, indent, level);
-        grammar_qa_buffer_append_c (out, '}');
+        grammar_json_buffer_append_c (out, '}');
       }
       break;
     default:
@@ -543,11 +543,11 @@ grammar_json_append_node (GString  *out,
                           JsonNode *node,
                           guint     indent)
 {
-  Buffer buffer = { 0, };
+  GrammarJsonBuffer buffer = { 0, };
 
   append_node (&buffer, node, indent, 0);
   g_string_append_len (out, buffer.data, buffer.len);
-  grammar_qa_buffer_clear (&buffer);
+  grammar_json_buffer_clear (&buffer);
 }
 
 /* As grammar_json_append_node(), for a node written at depth @level of
@@ -558,11 +558,11 @@ grammar_json_append_node_at (GString  *out,
                              guint     indent,
                              guint     level)
 {
-  Buffer buffer = { 0, };
+  GrammarJsonBuffer buffer = { 0, };
 
   append_node (&buffer, node, indent, level);
   g_string_append_len (out, buffer.data, buffer.len);
-  grammar_qa_buffer_clear (&buffer);
+  grammar_json_buffer_clear (&buffer);
 }
 
 /**
@@ -584,12 +584,12 @@ grammar_json_to_data (JsonNode *node,
                       guint     indent,
                       gsize    *length)
 {
-  Buffer buffer = { 0, };
+  GrammarJsonBuffer buffer = { 0, };
 
   g_return_val_if_fail (node != NULL, NULL);
 
   append_node (&buffer, node, indent, 0);
-  grammar_qa_buffer_append_c (&buffer, '\0');
+  grammar_json_buffer_append_c (&buffer, '\0');
   if (length != NULL)
     *length = buffer.len - 1;
   return buffer.data;

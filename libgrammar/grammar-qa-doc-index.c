@@ -58,13 +58,13 @@ static int
 compare_key_members (gconstpointer a,
                      gconstpointer b)
 {
-  return strcmp (((const KeyMember *) a)->lower, ((const KeyMember *) b)->lower);
+  return strcmp (((const GrammarQaKeyMember *) a)->lower, ((const GrammarQaKeyMember *) b)->lower);
 }
 
 static void
 key_member_clear (gpointer data)
 {
-  g_free (((KeyMember *) data)->lower);
+  g_free (((GrammarQaKeyMember *) data)->lower);
 }
 
 /* The canonical text of a document's source row, as grammar_qa_collect_doc_ids()
@@ -92,11 +92,11 @@ document_source_key (JsonParser      *parser,
   names = json_object_get_members (object);
   if (names == NULL)
     return FALSE;
-  members = g_array_new (FALSE, FALSE, sizeof (KeyMember));
+  members = g_array_new (FALSE, FALSE, sizeof (GrammarQaKeyMember));
   g_array_set_clear_func (members, key_member_clear);
   for (GList *l = names; l != NULL; l = l->next)
     {
-      KeyMember member = { g_ascii_strdown (l->data, -1), l->data };
+      GrammarQaKeyMember member = { g_ascii_strdown (l->data, -1), l->data };
 
       g_array_append_val (members, member);
     }
@@ -106,7 +106,7 @@ document_source_key (JsonParser      *parser,
   g_string_printf (out, "%s\x1d", lower);
   for (guint m = 0; m < members->len; m++)
     {
-      KeyMember *member = &g_array_index (members, KeyMember, m);
+      GrammarQaKeyMember *member = &g_array_index (members, GrammarQaKeyMember, m);
 
       g_string_append_printf (out, "%s=", member->lower);
       if (!append_canonical_json (out, json_object_get_member (object, member->name)))
@@ -158,7 +158,7 @@ grammar_qa_append_canonical_int (GString *out,
                                  gint64   value)
 {
   char text[24];
-  const char *p = grammar_qa_format_int (text, value);
+  const char *p = grammar_json_format_int (text, value);
 
   g_string_append_c (out, 'i');
   g_string_append_len (out, p, text + sizeof text - p);

@@ -6,57 +6,56 @@
 
 #include "grammar-qa-generator.h"
 #include "grammar-document.h"
+#include "grammar-json-writer-private.h"
 
 G_BEGIN_DECLS
 
-#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 2)
-#define FLUSH_SIZE (256 * 1024)
-#define buffer_append_literal(buffer, text) grammar_qa_buffer_append ((buffer), (text), sizeof (text) - 1)
-#define MARKER_START '\x01'
-#define MARKER_END '\x02'
-#define N_BATCHES 4
-#define BATCH_GROUPS 1024
-#define BATCH_CELLS (64 * 1024)
+#define GRAMMAR_QA_PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 2)
+#define GRAMMAR_QA_FLUSH_SIZE (256 * 1024)
+#define GRAMMAR_QA_MARKER_START '\x01'
+#define GRAMMAR_QA_MARKER_END '\x02'
+#define GRAMMAR_QA_N_BATCHES 4
+#define GRAMMAR_QA_BATCH_GROUPS 1024
+#define GRAMMAR_QA_BATCH_CELLS (64 * 1024)
 
-typedef struct _Token Token;
-typedef struct _Scan Scan;
-typedef struct _Source Source;
-typedef struct _Range Range;
-typedef struct _FromClause FromClause;
-typedef struct _Binding Binding;
-typedef struct _DocSource DocSource;
-typedef struct _DocPlan DocPlan;
-typedef struct _Buffer Buffer;
-typedef struct _Pattern Pattern;
-typedef struct _StyleTexts StyleTexts;
-typedef struct _Plan Plan;
-typedef struct _Cell Cell;
-typedef struct _Batch Batch;
-typedef struct _DocSpan DocSpan;
-typedef struct _Group Group;
-typedef struct _Writer Writer;
-typedef struct _Run Run;
-typedef struct _KeyMember KeyMember;
-typedef struct _QaWrite QaWrite;
+typedef struct _GrammarQaToken GrammarQaToken;
+typedef struct _GrammarQaScan GrammarQaScan;
+typedef struct _GrammarQaSource GrammarQaSource;
+typedef struct _GrammarQaRange GrammarQaRange;
+typedef struct _GrammarQaFromClause GrammarQaFromClause;
+typedef struct _GrammarQaBinding GrammarQaBinding;
+typedef struct _GrammarQaDocSource GrammarQaDocSource;
+typedef struct _GrammarQaDocPlan GrammarQaDocPlan;
+typedef struct _GrammarQaPattern GrammarQaPattern;
+typedef struct _GrammarQaStyleTexts GrammarQaStyleTexts;
+typedef struct _GrammarQaPlan GrammarQaPlan;
+typedef struct _GrammarQaCell GrammarQaCell;
+typedef struct _GrammarQaBatch GrammarQaBatch;
+typedef struct _GrammarQaDocSpan GrammarQaDocSpan;
+typedef struct _GrammarQaGroup GrammarQaGroup;
+typedef struct _GrammarQaWriter GrammarQaWriter;
+typedef struct _GrammarQaRun GrammarQaRun;
+typedef struct _GrammarQaKeyMember GrammarQaKeyMember;
+typedef struct _GrammarQaWrite GrammarQaWrite;
 
 typedef enum
 {
-  TOKEN_WORD,      /* a bare identifier or keyword */
-  TOKEN_QUOTED,    /* "identifier", `identifier` or [identifier] */
-  TOKEN_STRING,    /* 'literal' */
-  TOKEN_NUMBER,
-  TOKEN_PARAM,     /* ?N (param = N), or another parameter form (param = 0) */
-  TOKEN_PUNCT,
-} TokenKind;
+  GRAMMAR_QA_TOKEN_WORD, /* a bare identifier or keyword */
+  GRAMMAR_QA_TOKEN_QUOTED, /* "identifier", `identifier` or [identifier] */
+  GRAMMAR_QA_TOKEN_STRING, /* 'literal' */
+  GRAMMAR_QA_TOKEN_NUMBER,
+  GRAMMAR_QA_TOKEN_PARAM, /* ?N (param = N), or another parameter form (param = 0) */
+  GRAMMAR_QA_TOKEN_PUNCT,
+} GrammarQaTokenKind;
 
 typedef enum
 {
-  CELL_NULL,
-  CELL_TEXT,
-  CELL_INT,
-  CELL_DOUBLE,
-  CELL_OTHER,   /* a blob, or a type a plugin may add: kept as a GVariant */
-} CellKind;
+  GRAMMAR_QA_CELL_NULL,
+  GRAMMAR_QA_CELL_TEXT,
+  GRAMMAR_QA_CELL_INT,
+  GRAMMAR_QA_CELL_DOUBLE,
+  GRAMMAR_QA_CELL_OTHER, /* a blob, or a type a plugin may add: kept as a GVariant */
+} GrammarQaCellKind;
 
 /**
  * GrammarQaGenerator:
@@ -147,22 +146,22 @@ struct _GrammarQaGenerator
   gint64 last_progress;
 };
 
-struct _Token
+struct _GrammarQaToken
 {
-  TokenKind kind;
+  GrammarQaTokenKind kind;
   guint start;
   guint end;
   int depth;  /* parenthesis depth; both parentheses of a pair have the outer depth */
   int param;
 };
 
-struct _Scan
+struct _GrammarQaScan
 {
   const char *sql;
   GArray *tokens;
 };
 
-struct _Source
+struct _GrammarQaSource
 {
   char *table;                /* NULL for a subquery or a table-valued function */
   char *alias;                /* NULL when there is none */
@@ -171,27 +170,27 @@ struct _Source
   gboolean determined;        /* at most one row of it per binding */
 };
 
-struct _Range
+struct _GrammarQaRange
 {
   guint first;  /* tokens [first, last) */
   guint last;
 };
 
-struct _FromClause
+struct _GrammarQaFromClause
 {
-  GPtrArray *sources;   /* of Source, in order */
-  GArray *conditions;   /* of Range: the conjuncts of the ON clauses */
+  GPtrArray *sources;   /* of GrammarQaSource, in order */
+  GArray *conditions;   /* of GrammarQaRange: the conjuncts of the ON clauses */
   gboolean outer;       /* an outer, natural or USING join: no uniqueness reasoning */
 };
 
-struct _Binding
+struct _GrammarQaBinding
 {
-  Scan *scan;
-  FromClause *from;
+  GrammarQaScan *scan;
+  GrammarQaFromClause *from;
   GHashTable *bound;  /* "source index:lowercase column" */
 };
 
-struct _DocSource
+struct _GrammarQaDocSource
 {
   char *prefix;     /* the lower-case table name and \x1d */
   guint n_columns;
@@ -201,19 +200,12 @@ struct _DocSource
 
 /* Which rows of which tables a template reads, for its ground-truth
  * documents (see grammar_qa_generator_set_documents()). */
-struct _DocPlan
+struct _GrammarQaDocPlan
 {
   GHashTable *tables;    /* in: lower-case names of the tables that have documents */
-  GPtrArray *sources;    /* out: of DocSource, or NULL when no such table is read */
+  GPtrArray *sources;    /* out: of GrammarQaDocSource, or NULL when no such table is read */
   guint n_columns;       /* out: the key columns the query reads for them */
   gboolean dedupe;       /* out: DISTINCT was dropped for those columns */
-};
-
-struct _Buffer
-{
-  char *data;
-  gsize len;
-  gsize size;
 };
 
 /* A filled text, cut where the values go: the template's own fill
@@ -221,30 +213,30 @@ struct _Buffer
  * markers are kept (JSON-escaped). Filling a group is then joining the
  * pieces and the group's values, instead of parsing the template again
  * for every record. */
-struct _Pattern
+struct _GrammarQaPattern
 {
   GPtrArray *pieces;  /* n_slots + 1 escaped texts */
   GArray *lengths;    /* gsize: their lengths */
   GArray *slots;      /* guint: the placeholder after each piece */
 };
 
-struct _StyleTexts
+struct _GrammarQaStyleTexts
 {
   char *name;
   char *escaped;      /* JSON string content, without quotes */
   GPtrArray *texts;   /* of GrammarTextTemplate, in the set's order */
-  GPtrArray *patterns; /* of Pattern (or NULL: fill each record), made by the writer */
+  GPtrArray *patterns; /* of GrammarQaPattern (or NULL: fill each record), made by the writer */
   char *record_middle; /* ","template":"…","style":"…","text":" */
   gsize escaped_length;
   gsize record_middle_length;
 };
 
 /* What was worked out for one SQL template before anything runs. */
-struct _Plan
+struct _GrammarQaPlan
 {
   GrammarSqlTemplate *sql_template;
   guint n_placeholders;
-  GPtrArray *styles;       /* of StyleTexts */
+  GPtrArray *styles;       /* of GrammarQaStyleTexts */
   guint64 *counts;         /* distinct non-NULL values of each placeholder */
   GStrv distinct_queries;  /* of each placeholder: its distinct non-NULL values in binary order */
   guint64 product;         /* their product, saturated at G_MAXUINT64 */
@@ -252,7 +244,7 @@ struct _Plan
   gboolean ordered;        /* FALSE: each row of the query is a binding of its own */
 
   /* Ground-truth documents, when the run has some */
-  GPtrArray *doc_sources;  /* of DocSource: the tables read that have documents, or NULL */
+  GPtrArray *doc_sources;  /* of GrammarQaDocSource: the tables read that have documents, or NULL */
   guint n_doc_columns;     /* their key columns, after the answer's in the set-based query */
   gboolean dedupe;         /* the set-based query lost its DISTINCT: drop repeated answer rows */
   char *doc_query;         /* per binding: the rows read, run once per group */
@@ -263,13 +255,13 @@ struct _Plan
   char *template_escaped;
   char *hash_prefix;       /* the template id and a newline */
   GPtrArray *binding_keys; /* "table.column" as JSON strings */
-  Pattern *sql_pattern;    /* NULL: fill each group */
+  GrammarQaPattern *sql_pattern; /* NULL: fill each group */
 };
 
 /* One value of a group. */
-struct _Cell
+struct _GrammarQaCell
 {
-  CellKind kind;
+  GrammarQaCellKind kind;
   union
   {
     struct
@@ -283,34 +275,34 @@ struct _Cell
   };
 };
 
-struct _Batch
+struct _GrammarQaBatch
 {
-  Plan *plan;              /* NULL: the end */
+  GrammarQaPlan *plan;     /* NULL: the end */
   guint width;             /* values in an answer row */
-  GArray *cells;           /* of Cell: per group, the keys and then the answer rows */
-  Buffer texts;            /* the text cells, each followed by a NUL */
+  GArray *cells;           /* of GrammarQaCell: per group, the keys and then the answer rows */
+  GrammarJsonBuffer texts;            /* the text cells, each followed by a NUL */
   GArray *rows;            /* guint: the number of answer rows of each group */
-  Buffer doc_ids;          /* the doc_ids arrays of the groups, as JSON */
-  GArray *doc_spans;       /* of DocSpan: each group's, when the run has documents */
+  GrammarJsonBuffer doc_ids;          /* the doc_ids arrays of the groups, as JSON */
+  GArray *doc_spans;       /* of GrammarQaDocSpan: each group's, when the run has documents */
 };
 
-struct _DocSpan
+struct _GrammarQaDocSpan
 {
   gsize offset;
   gsize length;
 };
 
 /* The values of a group, as the writer sees them. */
-struct _Group
+struct _GrammarQaGroup
 {
-  const Cell *keys;
+  const GrammarQaCell *keys;
   const char *texts;
   guint n_keys;
   GVariant *tuple;   /* made when a template's own fill function is needed */
 };
 
 /* The writer's side. */
-struct _Writer
+struct _GrammarQaWriter
 {
   GrammarQaGenerator *self;
   GOutputStream *output;
@@ -318,13 +310,13 @@ struct _Writer
   guint per_group;
   guint64 seed;
 
-  Buffer out;
-  Buffer answer;
-  Buffer bindings;
-  Buffer sql;
-  Buffer record_end;       /* ","sql":…,"doc_ids":[]}\n of the group */
-  Buffer scratch;
-  Buffer *value_texts;     /* per placeholder: the value in a text, escaped */
+  GrammarJsonBuffer out;
+  GrammarJsonBuffer answer;
+  GrammarJsonBuffer bindings;
+  GrammarJsonBuffer sql;
+  GrammarJsonBuffer record_end;       /* ","sql":…,"doc_ids":[]}\n of the group */
+  GrammarJsonBuffer scratch;
+  GrammarJsonBuffer *value_texts;     /* per placeholder: the value in a text, escaped */
   guint n_value_texts;
   GArray *chosen;          /* indices of the sampled text templates */
   GChecksum *checksum;     /* MD5 of each group, reset and reused: an
@@ -336,21 +328,21 @@ struct _Writer
 
   /* Where the records of the template being written start, so that a
    * template that exceeds a limit can be taken out again. */
-  Plan *plan;              /* of the last batch written */
+  GrammarQaPlan *plan;     /* of the last batch written */
   goffset plan_start;      /* its first byte in the output */
   goffset flushed;         /* bytes written to the output */
 };
 
 /* The reader's side. */
-struct _Run
+struct _GrammarQaRun
 {
   GrammarQaGenerator *self;
   GCancellable *cancellable;
-  Writer writer;
+  GrammarQaWriter writer;
   GThread *thread;         /* NULL: batches are written by the reader */
   GAsyncQueue *full;       /* batches to write */
   GAsyncQueue *empty;      /* batches to fill */
-  Batch *batch;            /* being filled */
+  GrammarQaBatch *batch;   /* being filled */
   guint group_start;       /* where the open group's cells start in it */
   gsize group_texts;       /* and its texts */
   guint group_rows;        /* its answer rows so far */
@@ -362,28 +354,22 @@ struct _Run
   GPtrArray *documents;
   const guint *doc_next;
   GPtrArray *group_docs;   /* const char *: the ids found for the open group */
-  GHashTable *seen_rows;   /* GBytes: the open group's answer rows, for Plan.dedupe */
+  GHashTable *seen_rows;   /* GBytes: the open group's answer rows, for GrammarQaPlan.dedupe */
   GString *key;            /* scratch */
 };
 
-struct _KeyMember
+struct _GrammarQaKeyMember
 {
   char *lower;
   const char *name;
 };
 
-struct _QaWrite
+struct _GrammarQaWrite
 {
   GrammarQaGenerator *self;
   GrammarTemplateSet *templates;
 };
 
-G_GNUC_INTERNAL
-guint64 grammar_qa_splitmix64_next (guint64 *state);
-G_GNUC_INTERNAL
-guint64 grammar_qa_fnv1a64 (const char *text);
-G_GNUC_INTERNAL
-guint64 grammar_qa_fnv1a64_len (const void *data, gsize length);
 G_GNUC_INTERNAL
 int grammar_qa_compare_uint (gconstpointer a, gconstpointer b);
 G_GNUC_INTERNAL
@@ -391,64 +377,44 @@ void grammar_qa_append_canonical_int (GString *out, gint64 value);
 G_GNUC_INTERNAL
 void grammar_qa_append_canonical_value (GString *out, GVariant *value);
 G_GNUC_INTERNAL
-void grammar_qa_collect_doc_ids (Run *run, Plan *plan, GrammarCursor *cursor, guint first);
+void grammar_qa_collect_doc_ids (GrammarQaRun *run, GrammarQaPlan *plan, GrammarCursor *cursor, guint first);
 G_GNUC_INTERNAL
-char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, DocPlan *docs, GError **error);
+char * grammar_qa_plan_doc_query (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database,
+                                  GrammarQaDocPlan *docs, GError **error);
 G_GNUC_INTERNAL
-char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database, gboolean *ordered, DocPlan *docs, GError **error);
+char * grammar_qa_plan_set_based (GrammarSqlTemplate *sql_template, GrammarSchema *schema, GrammarDatabase *database,
+                                  gboolean *ordered, GrammarQaDocPlan *docs, GError **error);
 G_GNUC_INTERNAL
 GStrv grammar_qa_plan_dup_mismatches (GrammarSqlTemplate *sql_template, GrammarSchema *schema);
 G_GNUC_INTERNAL
-void grammar_qa_from_clause_clear (FromClause *from);
+void grammar_qa_from_clause_clear (GrammarQaFromClause *from);
 G_GNUC_INTERNAL
-void grammar_qa_buffer_clear (Buffer *buffer);
+void grammar_qa_style_texts_free (GrammarQaStyleTexts *style);
 G_GNUC_INTERNAL
-void grammar_qa_buffer_append (Buffer *buffer, const char *text, gsize length);
+void grammar_qa_plan_free (GrammarQaPlan *plan);
 G_GNUC_INTERNAL
-void grammar_qa_buffer_append_c (Buffer *buffer, char c);
+GrammarQaBatch * grammar_qa_batch_new (void);
 G_GNUC_INTERNAL
-void grammar_qa_buffer_append_buffer (Buffer *buffer, const Buffer *other);
+void grammar_qa_batch_truncate (GrammarQaBatch *batch, guint length);
 G_GNUC_INTERNAL
-void grammar_qa_append_json_content (Buffer *out, const char *text, gsize length);
+void grammar_qa_batch_reset (GrammarQaBatch *batch);
 G_GNUC_INTERNAL
-void grammar_qa_append_json_string (Buffer *out, const char *text, gsize length);
+void grammar_qa_batch_free (GrammarQaBatch *batch);
 G_GNUC_INTERNAL
-char * grammar_qa_json_content_dup (const char *text);
+void grammar_qa_batch_add_cell (GrammarQaBatch *batch, GVariant *value);
 G_GNUC_INTERNAL
-const char * grammar_qa_format_int (char text[24], gint64 value);
+void grammar_qa_writer_clear (GrammarQaWriter *writer);
 G_GNUC_INTERNAL
-void grammar_qa_append_json_int (Buffer *out, gint64 value);
+gboolean grammar_qa_writer_flush (GrammarQaWriter *writer);
 G_GNUC_INTERNAL
-void grammar_qa_append_json_double (Buffer *out, double value);
+void grammar_qa_write_batch (GrammarQaWriter *writer, GrammarQaBatch *batch);
 G_GNUC_INTERNAL
-void grammar_qa_append_json_value (Buffer *out, GVariant *value);
-G_GNUC_INTERNAL
-void grammar_qa_style_texts_free (StyleTexts *style);
-G_GNUC_INTERNAL
-void grammar_qa_plan_free (Plan *plan);
-G_GNUC_INTERNAL
-Batch * grammar_qa_batch_new (void);
-G_GNUC_INTERNAL
-void grammar_qa_batch_truncate (Batch *batch, guint length);
-G_GNUC_INTERNAL
-void grammar_qa_batch_reset (Batch *batch);
-G_GNUC_INTERNAL
-void grammar_qa_batch_free (Batch *batch);
-G_GNUC_INTERNAL
-void grammar_qa_batch_add_cell (Batch *batch, GVariant *value);
-G_GNUC_INTERNAL
-void grammar_qa_writer_clear (Writer *writer);
-G_GNUC_INTERNAL
-gboolean grammar_qa_writer_flush (Writer *writer);
-G_GNUC_INTERNAL
-void grammar_qa_write_batch (Writer *writer, Batch *batch);
-G_GNUC_INTERNAL
-gboolean grammar_qa_writer_forget_plan (Writer *writer, Plan *plan, GError **error);
+gboolean grammar_qa_writer_forget_plan (GrammarQaWriter *writer, GrammarQaPlan *plan, GError **error);
 G_GNUC_INTERNAL
 void grammar_qa_clear_document_index (GrammarQaGenerator *self);
 G_GNUC_INTERNAL
 void grammar_qa_index_documents (GrammarQaGenerator *self);
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FromClause, grammar_qa_from_clause_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GrammarQaFromClause, grammar_qa_from_clause_clear)
 
 G_END_DECLS

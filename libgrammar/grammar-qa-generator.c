@@ -668,13 +668,13 @@ collect_styles (GrammarTemplateSet *templates,
     {
       g_autoptr (GPtrArray) texts = grammar_template_set_get_text_templates_for (templates,
         grammar_sql_template_get_id (sql_template), styles[s]);
-      StyleTexts *style;
+      GrammarQaStyleTexts *style;
 
       if (texts == NULL)
         texts = g_ptr_array_new ();
-      style = g_new0 (StyleTexts, 1);
+      style = g_new0 (GrammarQaStyleTexts, 1);
       style->name = g_strdup (styles[s]);
-      style->escaped = grammar_qa_json_content_dup (styles[s]);
+      style->escaped = grammar_json_content_dup (styles[s]);
       style->texts = g_ptr_array_ref (texts);
       g_ptr_array_add (result, style);
     }
@@ -689,7 +689,7 @@ count_styles_texts (GPtrArray *styles,
 
   for (guint s = 0; s < styles->len; s++)
     {
-      guint n_texts = ((StyleTexts *) g_ptr_array_index (styles, s))->texts->len;
+      guint n_texts = ((GrammarQaStyleTexts *) g_ptr_array_index (styles, s))->texts->len;
 
       n += per_group > 0 ? MIN (per_group, n_texts) : n_texts;
     }
@@ -719,7 +719,7 @@ placeholder_form (GrammarQaGenerator *self,
 static gboolean
 count_distinct (GrammarQaGenerator  *self,
                 GrammarSchema       *schema,
-                Plan                *plan,
+                GrammarQaPlan       *plan,
                 guint                placeholder,
                 const char          *table,
                 const char          *column,
@@ -761,7 +761,7 @@ count_distinct (GrammarQaGenerator  *self,
 }
 
 static char *
-describe_product (Plan *plan)
+describe_product (GrammarQaPlan *plan)
 {
   GString *text = g_string_new (NULL);
 
@@ -773,10 +773,10 @@ describe_product (Plan *plan)
 static void
 plan_documents_per_binding (GrammarQaGenerator *self,
                             GrammarSchema      *schema,
-                            Plan               *plan)
+                            GrammarQaPlan      *plan)
 {
   g_autoptr (GError) error = NULL;
-  DocPlan docs = { self->doc_tables, NULL, 0, FALSE };
+  GrammarQaDocPlan docs = { self->doc_tables, NULL, 0, FALSE };
 
   plan->doc_query = grammar_qa_plan_doc_query (plan->sql_template, schema, self->database, &docs, &error);
   plan->doc_sources = docs.sources;
@@ -784,7 +784,7 @@ plan_documents_per_binding (GrammarQaGenerator *self,
     g_ptr_array_add (self->warnings, g_strdup (error->message));
 }
 
-static Plan *
+static GrammarQaPlan *
 plan_template (GrammarQaGenerator  *self,
                GrammarSchema       *schema,
                GrammarSqlTemplate  *sql_template,
@@ -792,9 +792,9 @@ plan_template (GrammarQaGenerator  *self,
                GCancellable        *cancellable,
                GError             **error)
 {
-  Plan *plan = g_new0 (Plan, 1);
+  GrammarQaPlan *plan = g_new0 (GrammarQaPlan, 1);
   g_autoptr (GError) refusal = NULL;
-  DocPlan docs = { self->doc_tables, NULL, 0, FALSE };
+  GrammarQaDocPlan docs = { self->doc_tables, NULL, 0, FALSE };
 
   plan->sql_template = g_object_ref (sql_template);
   plan->n_placeholders = grammar_sql_template_get_n_placeholders (sql_template);
@@ -853,7 +853,7 @@ plan_template (GrammarQaGenerator  *self,
 
 static void
 warn_short_styles (GrammarQaGenerator *self,
-                   Plan               *plan,
+                   GrammarQaPlan      *plan,
                    guint64             n_groups)
 {
   const char *id = grammar_sql_template_get_id (plan->sql_template);
@@ -862,7 +862,7 @@ warn_short_styles (GrammarQaGenerator *self,
     return;
   for (guint s = 0; s < plan->styles->len; s++)
     {
-      StyleTexts *style = g_ptr_array_index (plan->styles, s);
+      GrammarQaStyleTexts *style = g_ptr_array_index (plan->styles, s);
 
       if (style->texts->len < self->per_group)
         g_ptr_array_add (self->warnings,
@@ -894,7 +894,7 @@ plan_all (GrammarQaGenerator  *self,
       GrammarSqlTemplate *sql_template = g_ptr_array_index (sql_templates, i);
       g_autoptr (GPtrArray) texts = collect_styles (templates, sql_template, style_names);
       g_auto (GStrv) mismatches = NULL;
-      Plan *plan;
+      GrammarQaPlan *plan;
 
       /* Nothing to say for a template without text: no need to query. */
       if (count_styles_texts (texts, 0) == 0)
@@ -933,13 +933,13 @@ reset_statistics (GrammarQaGenerator *self)
 /* After a template exceeded a limit: its records are taken out of the
  * output and the counts, and the run goes on without it. */
 static gboolean
-leave_out (Run      *run,
-           Plan     *plan,
-           guint64   n_groups,
-           guint64   n_records,
-           guint64   n_skipped,
-           GError   *limit,
-           GError  **error)
+leave_out (GrammarQaRun   *run,
+           GrammarQaPlan  *plan,
+           guint64         n_groups,
+           guint64         n_records,
+           guint64         n_skipped,
+           GError         *limit,
+           GError        **error)
 {
   GrammarQaGenerator *self = run->self;
 
@@ -955,15 +955,15 @@ leave_out (Run      *run,
 }
 
 static gboolean
-run_plans (Run        *run,
-           GPtrArray  *plans,
-           GError    **error)
+run_plans (GrammarQaRun  *run,
+           GPtrArray     *plans,
+           GError       **error)
 {
   GrammarQaGenerator *self = run->self;
 
   for (guint i = 0; i < plans->len; i++)
     {
-      Plan *plan = g_ptr_array_index (plans, i);
+      GrammarQaPlan *plan = g_ptr_array_index (plans, i);
       guint64 n_groups = self->n_groups;
       guint64 n_records = self->n_records;
       guint64 n_skipped = self->n_skipped;
@@ -1035,7 +1035,7 @@ grammar_qa_generator_generate (GrammarQaGenerator  *self,
   g_autoptr (GPtrArray) plans = NULL;
   g_autoptr (GPtrArray) documents = NULL;
   g_autoptr (GError) local_error = NULL;
-  Run run;
+  GrammarQaRun run;
   gboolean ok;
 
   g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), FALSE);
@@ -1070,7 +1070,7 @@ write_dataset (GOutputStream  *stream,
                GCancellable   *cancellable,
                GError        **error)
 {
-  QaWrite *write = user_data;
+  GrammarQaWrite *write = user_data;
 
   return grammar_qa_generator_generate (write->self, write->templates, stream, cancellable, error);
 }
@@ -1099,7 +1099,7 @@ grammar_qa_generator_generate_to_file (GrammarQaGenerator  *self,
                                        GCancellable        *cancellable,
                                        GError             **error)
 {
-  QaWrite write = { self, templates };
+  GrammarQaWrite write = { self, templates };
 
   g_return_val_if_fail (GRAMMAR_IS_QA_GENERATOR (self), FALSE);
   g_return_val_if_fail (GRAMMAR_IS_TEMPLATE_SET (templates), FALSE);
@@ -1110,7 +1110,7 @@ grammar_qa_generator_generate_to_file (GrammarQaGenerator  *self,
 }
 
 static void
-qa_write_free (QaWrite *write)
+qa_write_free (GrammarQaWrite *write)
 {
   g_object_unref (write->self);
   g_object_unref (write->templates);
@@ -1138,13 +1138,13 @@ grammar_qa_generator_generate_to_file_async (GrammarQaGenerator  *self,
                                              GAsyncReadyCallback  callback,
                                              gpointer             user_data)
 {
-  QaWrite *write;
+  GrammarQaWrite *write;
 
   g_return_if_fail (GRAMMAR_IS_QA_GENERATOR (self));
   g_return_if_fail (GRAMMAR_IS_TEMPLATE_SET (templates));
   g_return_if_fail (path != NULL);
 
-  write = g_new0 (QaWrite, 1);
+  write = g_new0 (GrammarQaWrite, 1);
   write->self = g_object_ref (self);
   write->templates = g_object_ref (templates);
   grammar_file_write_atomically_async (self, grammar_qa_generator_generate_to_file_async, path, write_dataset,

@@ -26,7 +26,7 @@
 static GArray *
 tokenize (const char *sql)
 {
-  GArray *tokens = g_array_new (FALSE, FALSE, sizeof (Token));
+  GArray *tokens = g_array_new (FALSE, FALSE, sizeof (GrammarQaToken));
   const char *p = sql;
   int depth = 0;
 
@@ -34,7 +34,7 @@ tokenize (const char *sql)
     {
       GrammarSqlToken sql_token;
       const char *end = grammar_sql_lexer_next (p, &sql_token);
-      Token token = { 0 };
+      GrammarQaToken token = { 0 };
 
       switch (sql_token.kind)
         {
@@ -45,53 +45,53 @@ tokenize (const char *sql)
         case GRAMMAR_SQL_TOKEN_COMMENT:
           p = end;
           continue;
-        case GRAMMAR_SQL_TOKEN_WORD: token.kind = TOKEN_WORD; break;
+        case GRAMMAR_SQL_TOKEN_WORD: token.kind = GRAMMAR_QA_TOKEN_WORD; break;
         case GRAMMAR_SQL_TOKEN_QUOTED:
-        case GRAMMAR_SQL_TOKEN_BRACKET: token.kind = TOKEN_QUOTED; break;
-        case GRAMMAR_SQL_TOKEN_STRING: token.kind = TOKEN_STRING; break;
-        case GRAMMAR_SQL_TOKEN_NUMBER: token.kind = TOKEN_NUMBER; break;
-        case GRAMMAR_SQL_TOKEN_PARAM: token.kind = TOKEN_PARAM; break;
+        case GRAMMAR_SQL_TOKEN_BRACKET: token.kind = GRAMMAR_QA_TOKEN_QUOTED; break;
+        case GRAMMAR_SQL_TOKEN_STRING: token.kind = GRAMMAR_QA_TOKEN_STRING; break;
+        case GRAMMAR_SQL_TOKEN_NUMBER: token.kind = GRAMMAR_QA_TOKEN_NUMBER; break;
+        case GRAMMAR_SQL_TOKEN_PARAM: token.kind = GRAMMAR_QA_TOKEN_PARAM; break;
         case GRAMMAR_SQL_TOKEN_PUNCT:
-        default: token.kind = TOKEN_PUNCT; break;
+        default: token.kind = GRAMMAR_QA_TOKEN_PUNCT; break;
         }
-      if (token.kind == TOKEN_PARAM && *p == '?' && sql_token.length > 1 && sql_token.length < 9)
+      if (token.kind == GRAMMAR_QA_TOKEN_PARAM && *p == '?' && sql_token.length > 1 && sql_token.length < 9)
         token.param = atoi (p + 1);
       token.start = p - sql;
       token.end = end - sql;
-      if (token.kind == TOKEN_PUNCT && *p == ')' && depth > 0)
+      if (token.kind == GRAMMAR_QA_TOKEN_PUNCT && *p == ')' && depth > 0)
         depth--;
       token.depth = depth;
-      if (token.kind == TOKEN_PUNCT && *p == '(')
+      if (token.kind == GRAMMAR_QA_TOKEN_PUNCT && *p == '(')
         depth++;
       g_array_append_val (tokens, token);
       p = end;
     }
 }
 
-static Token *
-scan_token_at (Scan *scan,
-               guint index)
+static GrammarQaToken *
+scan_token_at (GrammarQaScan *scan,
+               guint          index)
 {
-  return &g_array_index (scan->tokens, Token, index);
+  return &g_array_index (scan->tokens, GrammarQaToken, index);
 }
 
 static gboolean
-token_is_word (Scan       *scan,
-               guint       index,
-               const char *word)
+token_is_word (GrammarQaScan *scan,
+               guint          index,
+               const char    *word)
 {
-  Token *token;
+  GrammarQaToken *token;
 
   if (index >= scan->tokens->len)
     return FALSE;
   token = scan_token_at (scan, index);
-  return token->kind == TOKEN_WORD &&
+  return token->kind == GRAMMAR_QA_TOKEN_WORD &&
          token->end - token->start == strlen (word) &&
          g_ascii_strncasecmp (scan->sql + token->start, word, token->end - token->start) == 0;
 }
 
 static gboolean
-token_is_one_of (Scan               *scan,
+token_is_one_of (GrammarQaScan      *scan,
                  guint               index,
                  const char * const *words)
 {
@@ -102,51 +102,51 @@ token_is_one_of (Scan               *scan,
 }
 
 static gboolean
-token_is_punct (Scan       *scan,
-                guint       index,
-                const char *punct)
+token_is_punct (GrammarQaScan *scan,
+                guint          index,
+                const char    *punct)
 {
-  Token *token;
+  GrammarQaToken *token;
 
   if (index >= scan->tokens->len)
     return FALSE;
   token = scan_token_at (scan, index);
-  return token->kind == TOKEN_PUNCT &&
+  return token->kind == GRAMMAR_QA_TOKEN_PUNCT &&
          token->end - token->start == strlen (punct) &&
          strncmp (scan->sql + token->start, punct, token->end - token->start) == 0;
 }
 
 static gboolean
-token_is_name (Scan  *scan,
-               guint  index)
+token_is_name (GrammarQaScan *scan,
+               guint          index)
 {
   return index < scan->tokens->len &&
-         (scan_token_at (scan, index)->kind == TOKEN_WORD ||
-          scan_token_at (scan, index)->kind == TOKEN_QUOTED);
+         (scan_token_at (scan, index)->kind == GRAMMAR_QA_TOKEN_WORD ||
+          scan_token_at (scan, index)->kind == GRAMMAR_QA_TOKEN_QUOTED);
 }
 
 /* A token as the SQL text spells it, quotes included. */
 static char *
-token_dup_text (Scan  *scan,
-                guint  index)
+token_dup_text (GrammarQaScan *scan,
+                guint          index)
 {
-  Token *token = scan_token_at (scan, index);
+  GrammarQaToken *token = scan_token_at (scan, index);
 
   return g_strndup (scan->sql + token->start, token->end - token->start);
 }
 
 /* The identifier a name token stands for, without its quotes. */
 static char *
-token_dup_name (Scan  *scan,
-                guint  index)
+token_dup_name (GrammarQaScan *scan,
+                guint          index)
 {
-  Token *token = scan_token_at (scan, index);
+  GrammarQaToken *token = scan_token_at (scan, index);
   const char *text = scan->sql + token->start;
   guint length = token->end - token->start;
   GString *name;
   char close;
 
-  if (token->kind != TOKEN_QUOTED || length < 2)
+  if (token->kind != GRAMMAR_QA_TOKEN_QUOTED || length < 2)
     return g_strndup (text, length);
 
   close = text[0] == '[' ? ']' : text[0];
@@ -162,8 +162,8 @@ token_dup_name (Scan  *scan,
 
 /* The index of the parenthesis that closes the one at @open. */
 static guint
-matching_paren (Scan  *scan,
-                guint  open)
+matching_paren (GrammarQaScan *scan,
+                guint          open)
 {
   int depth = scan_token_at (scan, open)->depth;
 
@@ -176,7 +176,7 @@ matching_paren (Scan  *scan,
 /* Set-based planning. */
 
 static void
-source_free (Source *source)
+source_free (GrammarQaSource *source)
 {
   g_free (source->table);
   g_free (source->alias);
@@ -185,7 +185,7 @@ source_free (Source *source)
 }
 
 void
-grammar_qa_from_clause_clear (FromClause *from)
+grammar_qa_from_clause_clear (GrammarQaFromClause *from)
 {
   g_clear_pointer (&from->sources, g_ptr_array_unref);
   g_clear_pointer (&from->conditions, g_array_unref);
@@ -229,11 +229,11 @@ refuse (GError     **error,
 }
 
 static gboolean
-range_has_param (Scan  *scan,
-                 Range  range)
+range_has_param (GrammarQaScan  *scan,
+                 GrammarQaRange  range)
 {
   for (guint i = range.first; i < range.last; i++)
-    if (scan_token_at (scan, i)->kind == TOKEN_PARAM)
+    if (scan_token_at (scan, i)->kind == GRAMMAR_QA_TOKEN_PARAM)
       return TRUE;
   return FALSE;
 }
@@ -241,13 +241,13 @@ range_has_param (Scan  *scan,
 /* Reads one table reference starting at token @i; returns the index of
  * its last token. */
 static guint
-parse_source (Scan          *scan,
+parse_source (GrammarQaScan *scan,
               guint          i,
               guint          last,
               GrammarSchema *schema,
               GPtrArray     *sources)
 {
-  Source *source = g_new0 (Source, 1);
+  GrammarQaSource *source = g_new0 (GrammarQaSource, 1);
 
   if (token_is_punct (scan, i, "("))
     i = matching_paren (scan, i);
@@ -281,11 +281,11 @@ parse_source (Scan          *scan,
 /* Splits the condition at its top-level ANDs, keeping the AND of a
  * BETWEEN and those inside CASE … END. */
 static void
-split_conjuncts (Scan   *scan,
-                 Range   condition,
-                 GArray *conjuncts)
+split_conjuncts (GrammarQaScan  *scan,
+                 GrammarQaRange  condition,
+                 GArray         *conjuncts)
 {
-  Range current = { condition.first, condition.first };
+  GrammarQaRange current = { condition.first, condition.first };
   gboolean in_between = FALSE;
   int depth = condition.first < condition.last ? scan_token_at (scan, condition.first)->depth : 0;
   int case_depth = 0;
@@ -319,15 +319,15 @@ split_conjuncts (Scan   *scan,
 /* Reads the table references of FROM … (tokens @range) and the
  * conditions of their ON clauses. */
 static void
-parse_from (Scan          *scan,
-            Range          range,
-            GrammarSchema *schema,
-            FromClause    *from)
+parse_from (GrammarQaScan       *scan,
+            GrammarQaRange       range,
+            GrammarSchema       *schema,
+            GrammarQaFromClause *from)
 {
   gboolean expect_source = TRUE;
 
   from->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
-  from->conditions = g_array_new (FALSE, FALSE, sizeof (Range));
+  from->conditions = g_array_new (FALSE, FALSE, sizeof (GrammarQaRange));
   from->outer = FALSE;
 
   for (guint i = range.first; i < range.last; i++)
@@ -345,7 +345,7 @@ parse_from (Scan          *scan,
         expect_source = TRUE;
       else if (token_is_word (scan, i, "ON"))
         {
-          Range condition = { i + 1, i + 1 };
+          GrammarQaRange condition = { i + 1, i + 1 };
 
           while (condition.last < range.last &&
                  (scan_token_at (scan, condition.last)->depth != 0 ||
@@ -362,10 +362,10 @@ parse_from (Scan          *scan,
 /* The source a column reference (one name, or qualifier.name) reads,
  * or -1 when that cannot be told from the text and the schema. */
 static int
-resolve_column (Scan       *scan,
-                Range       ref,
-                GPtrArray  *sources,
-                char      **column)
+resolve_column (GrammarQaScan   *scan,
+                GrammarQaRange   ref,
+                GPtrArray       *sources,
+                char           **column)
 {
   g_autofree char *qualifier = NULL;
   int found = -1;
@@ -376,7 +376,7 @@ resolve_column (Scan       *scan,
 
   for (guint i = 0; i < sources->len; i++)
     {
-      Source *source = g_ptr_array_index (sources, i);
+      GrammarQaSource *source = g_ptr_array_index (sources, i);
 
       if (qualifier != NULL)
         {
@@ -400,8 +400,8 @@ resolve_column (Scan       *scan,
  * is the placeholder's column in the placeholder's table. Only then is
  * every value the key takes a distinct value of the placeholder column. */
 static gboolean
-column_is_placeholder (Scan               *scan,
-                       Range               ref,
+column_is_placeholder (GrammarQaScan      *scan,
+                       GrammarQaRange      ref,
                        GPtrArray          *sources,
                        GrammarSqlTemplate *sql_template,
                        guint               placeholder)
@@ -419,7 +419,7 @@ column_is_placeholder (Scan               *scan,
 
   for (guint i = 0; i < sources->len; i++)
     {
-      Source *source = g_ptr_array_index (sources, i);
+      GrammarQaSource *source = g_ptr_array_index (sources, i);
 
       if (qualifier != NULL && source->alias != NULL && g_ascii_strcasecmp (source->alias, qualifier) == 0)
         return source->table != NULL && g_ascii_strcasecmp (source->table, table) == 0;
@@ -433,9 +433,9 @@ column_is_placeholder (Scan               *scan,
 
 /* A column reference, one name or two joined by a dot, exactly filling [@first, @last). */
 static gboolean
-is_column_ref (Scan  *scan,
-               guint  first,
-               guint  last)
+is_column_ref (GrammarQaScan *scan,
+               guint          first,
+               guint          last)
 {
   if (last - first == 1)
     return token_is_name (scan, first);
@@ -444,26 +444,26 @@ is_column_ref (Scan  *scan,
 }
 
 static gboolean
-is_literal (Scan  *scan,
-            guint  first,
-            guint  last)
+is_literal (GrammarQaScan *scan,
+            guint          first,
+            guint          last)
 {
-  TokenKind kind;
+  GrammarQaTokenKind kind;
 
   if (last - first == 2 && (token_is_punct (scan, first, "-") || token_is_punct (scan, first, "+")))
     first++;
   if (last - first != 1)
     return FALSE;
   kind = scan_token_at (scan, first)->kind;
-  return kind == TOKEN_STRING || kind == TOKEN_NUMBER;
+  return kind == GRAMMAR_QA_TOKEN_STRING || kind == GRAMMAR_QA_TOKEN_NUMBER;
 }
 
 /* Splits `left = right` (possibly in parentheses) into its sides. */
 static gboolean
-split_equality (Scan  *scan,
-                Range  conjunct,
-                Range *left,
-                Range *right)
+split_equality (GrammarQaScan  *scan,
+                GrammarQaRange  conjunct,
+                GrammarQaRange *left,
+                GrammarQaRange *right)
 {
   guint first = conjunct.first, last = conjunct.last;
 
@@ -476,8 +476,8 @@ split_equality (Scan  *scan,
     if (scan_token_at (scan, i)->depth == scan_token_at (scan, first)->depth &&
         (token_is_punct (scan, i, "=") || token_is_punct (scan, i, "==")))
       {
-        *left = (Range) { first, i };
-        *right = (Range) { i + 1, last };
+        *left = (GrammarQaRange) { first, i };
+        *right = (GrammarQaRange) { i + 1, last };
         return TRUE;
       }
   return FALSE;
@@ -486,21 +486,21 @@ split_equality (Scan  *scan,
 /* Recognises `column = ?N` or `?N = column` in @conjunct. Returns N, or
  * 0 when the conjunct has another shape. */
 static int
-parse_placeholder_equality (Scan  *scan,
-                            Range  conjunct,
-                            Range *column)
+parse_placeholder_equality (GrammarQaScan  *scan,
+                            GrammarQaRange  conjunct,
+                            GrammarQaRange *column)
 {
-  Range left, right;
+  GrammarQaRange left, right;
 
   if (!split_equality (scan, conjunct, &left, &right))
     return 0;
-  if (right.last - right.first == 1 && scan_token_at (scan, right.first)->kind == TOKEN_PARAM &&
+  if (right.last - right.first == 1 && scan_token_at (scan, right.first)->kind == GRAMMAR_QA_TOKEN_PARAM &&
       is_column_ref (scan, left.first, left.last))
     {
       *column = left;
       return scan_token_at (scan, right.first)->param;
     }
-  if (left.last - left.first == 1 && scan_token_at (scan, left.first)->kind == TOKEN_PARAM &&
+  if (left.last - left.first == 1 && scan_token_at (scan, left.first)->kind == GRAMMAR_QA_TOKEN_PARAM &&
       is_column_ref (scan, right.first, right.last))
     {
       *column = right;
@@ -525,18 +525,18 @@ bound_key (int         source,
 }
 
 static gboolean
-bind_column (Binding    *binding,
-             int         source,
-             const char *column)
+bind_column (GrammarQaBinding *binding,
+             int               source,
+             const char       *column)
 {
   return source >= 0 && g_hash_table_add (binding->bound, bound_key (source, column));
 }
 
 static gboolean
-is_bound (Binding *binding,
-          Range    ref,
-          int     *source,
-          char   **column)
+is_bound (GrammarQaBinding  *binding,
+          GrammarQaRange     ref,
+          int               *source,
+          char             **column)
 {
   g_autofree char *key = NULL;
 
@@ -549,13 +549,13 @@ is_bound (Binding *binding,
 
 /* Follows one `a = b` condition; returns whether it bound a column. */
 static gboolean
-propagate_equality (Binding *binding,
-                    Range    conjunct)
+propagate_equality (GrammarQaBinding *binding,
+                    GrammarQaRange    conjunct)
 {
-  Scan *scan = binding->scan;
+  GrammarQaScan *scan = binding->scan;
   g_autofree char *left_column = NULL;
   g_autofree char *right_column = NULL;
-  Range left, right;
+  GrammarQaRange left, right;
   int left_source, right_source;
   gboolean left_bound, right_bound;
 
@@ -583,7 +583,7 @@ propagate_equality (Binding *binding,
 }
 
 static gboolean
-key_is_bound (Binding            *binding,
+key_is_bound (GrammarQaBinding   *binding,
               int                 source,
               const char * const *columns)
 {
@@ -602,10 +602,10 @@ key_is_bound (Binding            *binding,
 /* Marks @source determined when one of its keys is bound; then all its
  * columns are bound. */
 static gboolean
-determine_source (Binding *binding,
-                  int      index)
+determine_source (GrammarQaBinding *binding,
+                  int               index)
 {
-  Source *source = g_ptr_array_index (binding->from->sources, index);
+  GrammarQaSource *source = g_ptr_array_index (binding->from->sources, index);
   g_auto (GStrv) primary_key = NULL;
   gboolean determined;
   GPtrArray *columns;
@@ -627,14 +627,14 @@ determine_source (Binding *binding,
 }
 
 static gboolean
-keys_are_unique (Scan       *scan,
-                 FromClause *from,
-                 Range      *keys,
-                 guint       n_keys,
-                 GArray     *others)
+keys_are_unique (GrammarQaScan       *scan,
+                 GrammarQaFromClause *from,
+                 GrammarQaRange      *keys,
+                 guint                n_keys,
+                 GArray              *others)
 {
   g_autoptr (GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  Binding binding = { scan, from, bound };
+  GrammarQaBinding binding = { scan, from, bound };
   gboolean changed = TRUE;
 
   if (from->outer)
@@ -650,22 +650,22 @@ keys_are_unique (Scan       *scan,
     {
       changed = FALSE;
       for (guint c = 0; c < from->conditions->len; c++)
-        changed |= propagate_equality (&binding, g_array_index (from->conditions, Range, c));
+        changed |= propagate_equality (&binding, g_array_index (from->conditions, GrammarQaRange, c));
       for (guint c = 0; c < others->len; c++)
-        changed |= propagate_equality (&binding, g_array_index (others, Range, c));
+        changed |= propagate_equality (&binding, g_array_index (others, GrammarQaRange, c));
       for (guint s = 0; s < from->sources->len; s++)
         changed |= determine_source (&binding, s);
     }
   for (guint s = 0; s < from->sources->len; s++)
-    if (!((Source *) g_ptr_array_index (from->sources, s))->determined)
+    if (!((GrammarQaSource *) g_ptr_array_index (from->sources, s))->determined)
       return FALSE;
   return TRUE;
 }
 
 static void
-append_range (GString *out,
-              Scan    *scan,
-              Range    range)
+append_range (GString        *out,
+              GrammarQaScan  *scan,
+              GrammarQaRange  range)
 {
   guint start = scan_token_at (scan, range.first)->start;
   guint end = scan_token_at (scan, range.last - 1)->end;
@@ -676,11 +676,11 @@ append_range (GString *out,
 /* Finds FROM and WHERE at the top level, and refuses clauses after which
  * rows are no longer the template's rows filtered by the placeholders. */
 static gboolean
-find_clauses (Scan        *scan,
-              const char  *template_id,
-              guint       *from,
-              guint       *where,
-              GError     **error)
+find_clauses (GrammarQaScan  *scan,
+              const char     *template_id,
+              guint          *from,
+              guint          *where,
+              GError        **error)
 {
   *from = *where = 0;
   for (guint i = 1; i < scan->tokens->len; i++)
@@ -707,16 +707,16 @@ find_clauses (Scan        *scan,
 }
 
 static gboolean
-select_list_is_plain (Scan        *scan,
-                      Range        list,
-                      const char  *template_id,
-                      GError     **error)
+select_list_is_plain (GrammarQaScan   *scan,
+                      GrammarQaRange   list,
+                      const char      *template_id,
+                      GError         **error)
 {
   for (guint i = list.first; i < list.last; i++)
     {
       if (token_is_one_of (scan, i, aggregate_functions) && token_is_punct (scan, i + 1, "("))
         return refuse (error, template_id, "its select list has an aggregate, which answers even an empty match");
-      if (scan_token_at (scan, i)->kind == TOKEN_PARAM)
+      if (scan_token_at (scan, i)->kind == GRAMMAR_QA_TOKEN_PARAM)
         return refuse (error, template_id, "a placeholder occurs in its select list");
     }
   return TRUE;
@@ -729,8 +729,8 @@ select_list_is_plain (Scan        *scan,
  * dialect (SQLite's when there is none), so that equal keys come
  * together and sort the same way on every backend. */
 static char *
-range_dup (Scan  *scan,
-           Range  range)
+range_dup (GrammarQaScan  *scan,
+           GrammarQaRange  range)
 {
   GString *out = g_string_new (NULL);
 
@@ -739,12 +739,12 @@ range_dup (Scan  *scan,
 }
 
 static char *
-key_form (Scan                *scan,
-          Range                key,
-          GrammarDatabase     *database,
-          GrammarSqlTemplate  *sql_template,
-          GrammarSchema       *schema,
-          guint                placeholder)
+key_form (GrammarQaScan      *scan,
+          GrammarQaRange      key,
+          GrammarDatabase    *database,
+          GrammarSqlTemplate *sql_template,
+          GrammarSchema      *schema,
+          guint               placeholder)
 {
   g_autofree char *expression = range_dup (scan, key);
   GrammarTable *table = schema != NULL
@@ -761,17 +761,17 @@ key_form (Scan                *scan,
 }
 
 static char *
-build_set_based_query (Scan       *scan,
-                       guint       list_start,
-                       guint       from,
-                       guint       where,
-                       GArray     *others,
-                       Range      *keys,
-                       char      **key_forms,
-                       guint       n_keys,
-                       gboolean    ordered,
-                       const char *extra,
-                       gboolean    drop_distinct)
+build_set_based_query (GrammarQaScan   *scan,
+                       guint            list_start,
+                       guint            from,
+                       guint            where,
+                       GArray          *others,
+                       GrammarQaRange  *keys,
+                       char           **key_forms,
+                       guint            n_keys,
+                       gboolean         ordered,
+                       const char      *extra,
+                       gboolean         drop_distinct)
 {
   GString *out = g_string_new (NULL);
   const char *separator = "";
@@ -793,7 +793,7 @@ build_set_based_query (Scan       *scan,
   for (guint c = 0; c < others->len; c++)
     {
       g_string_append_printf (out, "%s(", separator);
-      append_range (out, scan, g_array_index (others, Range, c));
+      append_range (out, scan, g_array_index (others, GrammarQaRange, c));
       g_string_append (out, ")");
       separator = " AND ";
     }
@@ -818,21 +818,21 @@ build_set_based_query (Scan       *scan,
 
 /* Assigns each placeholder conjunct to its key; the others are kept. */
 static gboolean
-collect_conjuncts (Scan               *scan,
-                   GArray             *conjuncts,
-                   GPtrArray          *sources,
-                   GrammarSqlTemplate *sql_template,
-                   Range              *keys,
-                   GArray             *others,
-                   GError            **error)
+collect_conjuncts (GrammarQaScan       *scan,
+                   GArray              *conjuncts,
+                   GPtrArray           *sources,
+                   GrammarSqlTemplate  *sql_template,
+                   GrammarQaRange      *keys,
+                   GArray              *others,
+                   GError             **error)
 {
   const char *id = grammar_sql_template_get_id (sql_template);
   guint n_keys = grammar_sql_template_get_n_placeholders (sql_template);
 
   for (guint c = 0; c < conjuncts->len; c++)
     {
-      Range conjunct = g_array_index (conjuncts, Range, c);
-      Range column = { 0, 0 };
+      GrammarQaRange conjunct = g_array_index (conjuncts, GrammarQaRange, c);
+      GrammarQaRange column = { 0, 0 };
       int param;
 
       if (conjunct.first >= conjunct.last)
@@ -865,7 +865,7 @@ collect_conjuncts (Scan               *scan,
  * documents' keys are looked up by. */
 
 static void
-doc_source_free (DocSource *source)
+doc_source_free (GrammarQaDocSource *source)
 {
   g_free (source->prefix);
   g_strfreev (source->names);
@@ -892,21 +892,21 @@ compare_names (gconstpointer a,
 /* The source's key columns, as `, alias."column"` into @extra: the
  * alias as the statement spells it (a bare `T1` is `t1` to PostgreSQL),
  * the column quoted in the database's dialect. */
-static DocSource *
+static GrammarQaDocSource *
 doc_source_new (GrammarDatabase *database,
-                Source          *source,
+                GrammarQaSource *source,
                 GString         *extra,
                 guint            first)
 {
   g_auto (GStrv) key = grammar_table_dup_primary_key (source->schema_table);
   const char *qualifier = source->qualifier;
   g_autofree char *table = g_ascii_strdown (grammar_table_get_name (source->schema_table), -1);
-  DocSource *doc_source;
+  GrammarQaDocSource *doc_source;
   guint n = g_strv_length (key);
 
   if (n == 0)
     return NULL;
-  doc_source = g_new0 (DocSource, 1);
+  doc_source = g_new0 (GrammarQaDocSource, 1);
   doc_source->prefix = g_strconcat (table, "\x1d", NULL);
   doc_source->n_columns = n;
   doc_source->names = g_new0 (char *, n + 1);
@@ -929,10 +929,10 @@ doc_source_new (GrammarDatabase *database,
 /* The key columns of the sources of @from that have documents, as
  * `, "a"."x", "b"."y"` into @extra; FALSE when there are none. */
 static gboolean
-plan_doc_columns (GrammarDatabase  *database,
-                  FromClause       *from,
-                  DocPlan          *docs,
-                  char            **extra)
+plan_doc_columns (GrammarDatabase      *database,
+                  GrammarQaFromClause  *from,
+                  GrammarQaDocPlan     *docs,
+                  char                **extra)
 {
   g_autoptr (GString) columns = g_string_new (NULL);
   g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func ((GDestroyNotify) doc_source_free);
@@ -940,9 +940,9 @@ plan_doc_columns (GrammarDatabase  *database,
 
   for (guint i = 0; i < from->sources->len; i++)
     {
-      Source *source = g_ptr_array_index (from->sources, i);
+      GrammarQaSource *source = g_ptr_array_index (from->sources, i);
       g_autofree char *table = NULL;
-      DocSource *doc_source;
+      GrammarQaDocSource *doc_source;
 
       if (source->schema_table == NULL)
         continue;
@@ -970,19 +970,19 @@ plan_doc_columns (GrammarDatabase  *database,
  * (without @error) or when its shape is not understood. */
 char *
 grammar_qa_plan_doc_query (GrammarSqlTemplate  *sql_template,
-                GrammarSchema       *schema,
-                GrammarDatabase     *database,
-                DocPlan             *docs,
-                GError             **error)
+                           GrammarSchema       *schema,
+                           GrammarDatabase     *database,
+                           GrammarQaDocPlan    *docs,
+                           GError             **error)
 {
   static const char * const compound[] = { "UNION", "INTERSECT", "EXCEPT", NULL };
   const char *id = grammar_sql_template_get_id (sql_template);
   g_autoptr (GArray) tokens = NULL;
-  g_auto (FromClause) from_clause = { 0, };
+  g_auto (GrammarQaFromClause) from_clause = { 0, };
   g_autofree char *extra = NULL;
   GString *query;
   guint from = 0, where = 0, end;
-  Scan scan;
+  GrammarQaScan scan;
 
   scan.sql = grammar_sql_template_get_bound_sql (sql_template);
   scan.tokens = tokens = tokenize (scan.sql);
@@ -1016,13 +1016,13 @@ grammar_qa_plan_doc_query (GrammarSqlTemplate  *sql_template,
   if (where == 0 || where > end)
     where = end;
 
-  parse_from (&scan, (Range) { from + 1, where }, schema, &from_clause);
+  parse_from (&scan, (GrammarQaRange) { from + 1, where }, schema, &from_clause);
   if (!plan_doc_columns (database, &from_clause, docs, &extra))
     return NULL;
   query = g_string_new ("SELECT DISTINCT ");
   g_string_append (query, extra + 2);
   for (guint i = 0; i < tokens->len; i++)
-    if ((i < from || i >= end) && scan_token_at (&scan, i)->kind == TOKEN_PARAM)
+    if ((i < from || i >= end) && scan_token_at (&scan, i)->kind == GRAMMAR_QA_TOKEN_PARAM)
       g_string_append_printf (query, ", ?%d", scan_token_at (&scan, i)->param);
   g_string_append_c (query, ' ');
   g_string_append_len (query, scan.sql + scan_token_at (&scan, from)->start,
@@ -1076,22 +1076,22 @@ grammar_qa_generator_plan_set_based_query (GrammarSqlTemplate  *sql_template,
  * the rows of a binding to come together. */
 char *
 grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
-                GrammarSchema       *schema,
-                GrammarDatabase     *database,
-                gboolean            *ordered,
-                DocPlan             *docs,
-                GError             **error)
+                           GrammarSchema       *schema,
+                           GrammarDatabase     *database,
+                           gboolean            *ordered,
+                           GrammarQaDocPlan    *docs,
+                           GError             **error)
 {
   g_autoptr (GArray) tokens = NULL;
   g_autoptr (GArray) conjuncts = NULL;
   g_autoptr (GArray) others = NULL;
-  g_auto (FromClause) from_clause = { 0, };
-  g_autofree Range *keys = NULL;
+  g_auto (GrammarQaFromClause) from_clause = { 0, };
+  g_autofree GrammarQaRange *keys = NULL;
   g_auto (GStrv) key_forms = NULL;
   g_autofree char *extra = NULL;
   const char *id;
   guint n_keys, list_start, from, where;
-  Scan scan;
+  GrammarQaScan scan;
 
   id = grammar_sql_template_get_id (sql_template);
   n_keys = grammar_sql_template_get_n_placeholders (sql_template);
@@ -1105,19 +1105,19 @@ grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
     }
   list_start = token_is_word (&scan, 1, "DISTINCT") || token_is_word (&scan, 1, "ALL") ? 2 : 1;
   if (!find_clauses (&scan, id, &from, &where, error) ||
-      !select_list_is_plain (&scan, (Range) { list_start, from }, id, error))
+      !select_list_is_plain (&scan, (GrammarQaRange) { list_start, from }, id, error))
     return NULL;
-  if (range_has_param (&scan, (Range) { from, where }))
+  if (range_has_param (&scan, (GrammarQaRange) { from, where }))
     {
       refuse (error, id, "a placeholder occurs in its FROM clause");
       return NULL;
     }
 
-  parse_from (&scan, (Range) { from + 1, where }, schema, &from_clause);
-  conjuncts = g_array_new (FALSE, FALSE, sizeof (Range));
-  split_conjuncts (&scan, (Range) { where + 1, tokens->len }, conjuncts);
-  others = g_array_new (FALSE, FALSE, sizeof (Range));
-  keys = g_new0 (Range, MAX (n_keys, 1));
+  parse_from (&scan, (GrammarQaRange) { from + 1, where }, schema, &from_clause);
+  conjuncts = g_array_new (FALSE, FALSE, sizeof (GrammarQaRange));
+  split_conjuncts (&scan, (GrammarQaRange) { where + 1, tokens->len }, conjuncts);
+  others = g_array_new (FALSE, FALSE, sizeof (GrammarQaRange));
+  keys = g_new0 (GrammarQaRange, MAX (n_keys, 1));
   if (!collect_conjuncts (&scan, conjuncts, from_clause.sources, sql_template, keys, others, error))
     return NULL;
 
@@ -1146,19 +1146,19 @@ grammar_qa_plan_set_based (GrammarSqlTemplate  *sql_template,
  * set to the placeholder of that column ("[branch.city]") when its
  * table is known, else to NULL. */
 static char *
-dup_other_column (Scan               *scan,
-                  Range               ref,
-                  GPtrArray          *sources,
-                  GrammarSqlTemplate *sql_template,
-                  guint               p,
-                  char              **suggestion)
+dup_other_column (GrammarQaScan       *scan,
+                  GrammarQaRange       ref,
+                  GPtrArray           *sources,
+                  GrammarSqlTemplate  *sql_template,
+                  guint                p,
+                  char               **suggestion)
 {
   const char *table = grammar_sql_template_get_placeholder_table (sql_template, p);
   const char *column = grammar_sql_template_get_placeholder_column (sql_template, p);
   g_autofree char *name = NULL;
   g_autofree char *qualifier = ref.last - ref.first == 3 ? token_dup_name (scan, ref.first) : NULL;
   int source = resolve_column (scan, ref, sources, &name);
-  const char *other_table = source >= 0 ? ((Source *) g_ptr_array_index (sources, source))->table : NULL;
+  const char *other_table = source >= 0 ? ((GrammarQaSource *) g_ptr_array_index (sources, source))->table : NULL;
 
   *suggestion = NULL;
   if (g_ascii_strcasecmp (name, column) == 0 && (other_table == NULL || g_ascii_strcasecmp (other_table, table) == 0))
@@ -1189,9 +1189,9 @@ grammar_qa_plan_dup_mismatches (GrammarSqlTemplate *sql_template,
   g_autoptr (GStrvBuilder) lines = g_strv_builder_new ();
   g_autoptr (GArray) tokens = NULL;
   g_autoptr (GArray) conjuncts = NULL;
-  g_auto (FromClause) from_clause = { 0, };
+  g_auto (GrammarQaFromClause) from_clause = { 0, };
   guint from = 0, where = 0, end;
-  Scan scan;
+  GrammarQaScan scan;
 
   scan.sql = grammar_sql_template_get_bound_sql (sql_template);
   scan.tokens = tokens = tokenize (scan.sql);
@@ -1209,13 +1209,13 @@ grammar_qa_plan_dup_mismatches (GrammarSqlTemplate *sql_template,
     if (scan_token_at (&scan, end)->depth == 0 && token_is_one_of (&scan, end, refused_clauses))
       break;
 
-  parse_from (&scan, (Range) { from + 1, where }, schema, &from_clause);
-  conjuncts = g_array_new (FALSE, FALSE, sizeof (Range));
-  split_conjuncts (&scan, (Range) { where + 1, end }, conjuncts);
+  parse_from (&scan, (GrammarQaRange) { from + 1, where }, schema, &from_clause);
+  conjuncts = g_array_new (FALSE, FALSE, sizeof (GrammarQaRange));
+  split_conjuncts (&scan, (GrammarQaRange) { where + 1, end }, conjuncts);
   for (guint c = 0; c < conjuncts->len; c++)
     {
-      Range column = { 0, 0 };
-      int param = parse_placeholder_equality (&scan, g_array_index (conjuncts, Range, c), &column);
+      GrammarQaRange column = { 0, 0 };
+      int param = parse_placeholder_equality (&scan, g_array_index (conjuncts, GrammarQaRange, c), &column);
       g_autofree char *other = NULL;
       g_autofree char *suggestion = NULL;
       g_autofree char *line = NULL;

@@ -22,11 +22,11 @@
 static gpointer
 writer_thread (gpointer data)
 {
-  Run *run = data;
+  GrammarQaRun *run = data;
 
   for (;;)
     {
-      Batch *batch = g_async_queue_pop (run->full);
+      GrammarQaBatch *batch = g_async_queue_pop (run->full);
       gboolean last = batch->plan == NULL;
 
       if (!last)
@@ -41,10 +41,10 @@ writer_thread (gpointer data)
 }
 
 void
-grammar_qa_run_init (Run                *run,
-          GrammarQaGenerator *self,
-          GOutputStream      *output,
-          GCancellable       *cancellable)
+grammar_qa_run_init (GrammarQaRun       *run,
+                     GrammarQaGenerator *self,
+                     GOutputStream      *output,
+                     GCancellable       *cancellable)
 {
   memset (run, 0, sizeof *run);
   run->self = self;
@@ -58,7 +58,7 @@ grammar_qa_run_init (Run                *run,
   run->writer.checksum = g_checksum_new (G_CHECKSUM_MD5);
   run->full = g_async_queue_new ();
   run->empty = g_async_queue_new_full ((GDestroyNotify) grammar_qa_batch_free);
-  for (guint i = 0; i < N_BATCHES; i++)
+  for (guint i = 0; i < GRAMMAR_QA_N_BATCHES; i++)
     g_async_queue_push (run->empty, grammar_qa_batch_new ());
   run->thread = g_thread_try_new ("grammar-qa-writer", writer_thread, run, NULL);
   if (self->doc_keys == NULL)
@@ -73,10 +73,10 @@ grammar_qa_run_init (Run                *run,
 
 /* Hands the batch being filled to the writer. */
 gboolean
-grammar_qa_run_send (Run     *run,
-          GError **error)
+grammar_qa_run_send (GrammarQaRun  *run,
+                     GError       **error)
 {
-  Batch *batch = run->batch;
+  GrammarQaBatch *batch = run->batch;
 
   run->batch = NULL;
   if (batch == NULL)
@@ -100,10 +100,10 @@ grammar_qa_run_send (Run     *run,
 
 /* Stops the writer; returns its error, if any. */
 gboolean
-grammar_qa_run_finish (Run     *run,
-            GError **error)
+grammar_qa_run_finish (GrammarQaRun  *run,
+                       GError       **error)
 {
-  Batch *end;
+  GrammarQaBatch *end;
 
   g_clear_pointer (&run->batch, grammar_qa_batch_free);
   if (run->thread != NULL)
@@ -129,9 +129,9 @@ grammar_qa_run_finish (Run     *run,
  * writer is let finish the batches it has (all of them are back in the
  * empty queue then) and the records it wrote are cut back. */
 gboolean
-grammar_qa_run_forget_plan (Run     *run,
-                            Plan    *plan,
-                            GError **error)
+grammar_qa_run_forget_plan (GrammarQaRun   *run,
+                            GrammarQaPlan  *plan,
+                            GError        **error)
 {
   g_autoptr (GPtrArray) idle = g_ptr_array_new ();
 
@@ -142,9 +142,9 @@ grammar_qa_run_forget_plan (Run     *run,
     }
   if (run->thread != NULL)
     {
-      for (guint i = 0; i < N_BATCHES; i++)
+      for (guint i = 0; i < GRAMMAR_QA_N_BATCHES; i++)
         g_ptr_array_add (idle, g_async_queue_pop (run->empty));
-      for (guint i = 0; i < N_BATCHES; i++)
+      for (guint i = 0; i < GRAMMAR_QA_N_BATCHES; i++)
         g_async_queue_push (run->empty, g_ptr_array_index (idle, i));
     }
   if (g_atomic_int_get (&run->writer.failed))
@@ -156,7 +156,7 @@ grammar_qa_run_forget_plan (Run     *run,
 }
 
 void
-grammar_qa_run_clear (Run *run)
+grammar_qa_run_clear (GrammarQaRun *run)
 {
   g_clear_pointer (&run->batch, grammar_qa_batch_free);
   g_async_queue_unref (run->full);
@@ -169,12 +169,12 @@ grammar_qa_run_clear (Run *run)
 }
 
 void
-grammar_qa_run_progress (Run      *run,
-              gboolean  force)
+grammar_qa_run_progress (GrammarQaRun *run,
+                         gboolean      force)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (!force && now - run->self->last_progress < PROGRESS_INTERVAL_US)
+  if (!force && now - run->self->last_progress < GRAMMAR_QA_PROGRESS_INTERVAL_US)
     return;
   run->self->last_progress = now;
   g_signal_emit_by_name (run->self, "progress");
@@ -183,14 +183,14 @@ grammar_qa_run_progress (Run      *run,
 /* Looks up the documents of the rows the cursor's row read: the key
  * columns of each source start at @first. */
 void
-grammar_qa_collect_doc_ids (Run           *run,
-                 Plan          *plan,
-                 GrammarCursor *cursor,
-                 guint          first)
+grammar_qa_collect_doc_ids (GrammarQaRun  *run,
+                            GrammarQaPlan *plan,
+                            GrammarCursor *cursor,
+                            guint          first)
 {
   for (guint s = 0; s < plan->doc_sources->len; s++)
     {
-      DocSource *source = g_ptr_array_index (plan->doc_sources, s);
+      GrammarQaDocSource *source = g_ptr_array_index (plan->doc_sources, s);
       guint document = 0;
       gboolean complete = TRUE;
 
@@ -218,25 +218,25 @@ grammar_qa_collect_doc_ids (Run           *run,
 
 /* Whether the answer row that starts at cell @start is new in its group. */
 static gboolean
-row_is_new (Run   *run,
-            guint  start)
+row_is_new (GrammarQaRun *run,
+            guint         start)
 {
-  Batch *batch = run->batch;
+  GrammarQaBatch *batch = run->batch;
   GByteArray *bytes = g_byte_array_new ();
 
   for (guint c = start; c < batch->cells->len; c++)
     {
-      const Cell *cell = &g_array_index (batch->cells, Cell, c);
+      const GrammarQaCell *cell = &g_array_index (batch->cells, GrammarQaCell, c);
       g_autofree char *other = NULL;
 
       g_byte_array_append (bytes, (const guint8 *) &cell->kind, sizeof cell->kind);
-      if (cell->kind == CELL_TEXT)
+      if (cell->kind == GRAMMAR_QA_CELL_TEXT)
         g_byte_array_append (bytes, (const guint8 *) batch->texts.data + cell->text.offset, cell->text.length + 1);
-      else if (cell->kind == CELL_INT)
+      else if (cell->kind == GRAMMAR_QA_CELL_INT)
         g_byte_array_append (bytes, (const guint8 *) &cell->integer, sizeof cell->integer);
-      else if (cell->kind == CELL_DOUBLE)
+      else if (cell->kind == GRAMMAR_QA_CELL_DOUBLE)
         g_byte_array_append (bytes, (const guint8 *) &cell->real, sizeof cell->real);
-      else if (cell->kind == CELL_OTHER)
+      else if (cell->kind == GRAMMAR_QA_CELL_OTHER)
         {
           other = g_variant_print (cell->variant, TRUE);
           g_byte_array_append (bytes, (const guint8 *) other, strlen (other) + 1);
@@ -254,14 +254,14 @@ compare_strings (gconstpointer a,
 
 /* The open group's document ids, sorted and unique, as a JSON array. */
 static void
-add_group_doc_ids (Run   *run,
-                   Batch *batch)
+add_group_doc_ids (GrammarQaRun   *run,
+                   GrammarQaBatch *batch)
 {
-  DocSpan span = { batch->doc_ids.len, 0 };
+  GrammarQaDocSpan span = { batch->doc_ids.len, 0 };
   const char *last = NULL;
 
   g_ptr_array_sort (run->group_docs, compare_strings);
-  grammar_qa_buffer_append_c (&batch->doc_ids, '[');
+  grammar_json_buffer_append_c (&batch->doc_ids, '[');
   for (guint i = 0; i < run->group_docs->len; i++)
     {
       const char *id = g_ptr_array_index (run->group_docs, i);
@@ -269,23 +269,23 @@ add_group_doc_ids (Run   *run,
       if (last != NULL && strcmp (last, id) == 0)
         continue;
       if (last != NULL)
-        grammar_qa_buffer_append_c (&batch->doc_ids, ',');
-      grammar_qa_append_json_string (&batch->doc_ids, id, strlen (id));
+        grammar_json_buffer_append_c (&batch->doc_ids, ',');
+      grammar_json_buffer_append_string (&batch->doc_ids, id, strlen (id));
       last = id;
     }
-  grammar_qa_buffer_append_c (&batch->doc_ids, ']');
+  grammar_json_buffer_append_c (&batch->doc_ids, ']');
   span.length = batch->doc_ids.len - span.offset;
   g_array_append_val (batch->doc_spans, span);
 }
 
 /* Opens a group with its key values (which stay the caller's). */
 static void
-group_begin (Run       *run,
-             Plan      *plan,
-             GVariant **keys,
-             guint      width)
+group_begin (GrammarQaRun   *run,
+             GrammarQaPlan  *plan,
+             GVariant      **keys,
+             guint           width)
 {
-  Batch *batch = run->batch;
+  GrammarQaBatch *batch = run->batch;
 
   if (batch == NULL)
     {
@@ -310,20 +310,20 @@ group_begin (Run       *run,
 /* The bytes of the values of an answer row, as the database gave them:
  * the length of a text, the size of a blob, 8 for a number. */
 static guint64
-row_bytes (Batch *batch,
-           guint  start)
+row_bytes (GrammarQaBatch *batch,
+           guint           start)
 {
   guint64 bytes = 0;
 
   for (guint c = start; c < batch->cells->len; c++)
     {
-      const Cell *cell = &g_array_index (batch->cells, Cell, c);
+      const GrammarQaCell *cell = &g_array_index (batch->cells, GrammarQaCell, c);
 
-      if (cell->kind == CELL_TEXT)
+      if (cell->kind == GRAMMAR_QA_CELL_TEXT)
         bytes += cell->text.length;
-      else if (cell->kind == CELL_OTHER)
+      else if (cell->kind == GRAMMAR_QA_CELL_OTHER)
         bytes += g_variant_get_size (cell->variant);
-      else if (cell->kind != CELL_NULL)
+      else if (cell->kind != GRAMMAR_QA_CELL_NULL)
         bytes += 8;
     }
   return bytes;
@@ -332,8 +332,8 @@ row_bytes (Batch *batch,
 /* Whether the open group's answer is within max-answer-rows and
  * max-answer-bytes; a template with a larger one is left out. */
 static gboolean
-check_answer_limits (Run     *run,
-                     GError **error)
+check_answer_limits (GrammarQaRun  *run,
+                     GError       **error)
 {
   GrammarQaGenerator *self = run->self;
 
@@ -356,7 +356,7 @@ check_answer_limits (Run     *run,
 }
 
 static gboolean
-group_add_row (Run            *run,
+group_add_row (GrammarQaRun   *run,
                GrammarCursor  *cursor,
                guint           first_column,
                GError        **error)
@@ -389,10 +389,10 @@ group_add_row (Run            *run,
 /* Closes the open group: dropped when its answer is empty, else kept;
  * a full batch goes to the writer. */
 static gboolean
-group_end (Run     *run,
-           GError **error)
+group_end (GrammarQaRun  *run,
+           GError       **error)
 {
-  Batch *batch = run->batch;
+  GrammarQaBatch *batch = run->batch;
 
   if (run->group_rows == 0)
     {
@@ -408,7 +408,7 @@ group_end (Run     *run,
   run->self->n_records += run->records_per_group;
   if ((run->self->n_groups & 1023) == 0)
     grammar_qa_run_progress (run, FALSE);
-  if (batch->rows->len >= BATCH_GROUPS || batch->cells->len >= BATCH_CELLS)
+  if (batch->rows->len >= GRAMMAR_QA_BATCH_GROUPS || batch->cells->len >= GRAMMAR_QA_BATCH_CELLS)
     return grammar_qa_run_send (run, error);
   return TRUE;
 }
@@ -433,9 +433,9 @@ clear_values (GVariant **values,
 
 /* The set-based plan: one query, cut into groups where the keys change. */
 gboolean
-grammar_qa_run_set_based (Run     *run,
-               Plan    *plan,
-               GError **error)
+grammar_qa_run_set_based (GrammarQaRun   *run,
+                          GrammarQaPlan  *plan,
+                          GError        **error)
 {
   guint n_keys = plan->n_placeholders;
   g_autoptr (GrammarCursor) cursor = NULL;
@@ -495,10 +495,10 @@ grammar_qa_run_set_based (Run     *run,
 /* The documents of the rows one binding of a template answered per
  * binding reads, with its second query. */
 static void
-read_doc_rows (Run       *run,
-               Plan      *plan,
-               GVariant  *tuple,
-               GError   **error)
+read_doc_rows (GrammarQaRun   *run,
+               GrammarQaPlan  *plan,
+               GVariant       *tuple,
+               GError        **error)
 {
   g_autoptr (GrammarCursor) cursor = NULL;
 
@@ -511,10 +511,10 @@ read_doc_rows (Run       *run,
 
 /* Runs the template for one combination of values. */
 static gboolean
-run_binding (Run       *run,
-             Plan      *plan,
-             GVariant **values,
-             GError   **error)
+run_binding (GrammarQaRun   *run,
+             GrammarQaPlan  *plan,
+             GVariant      **values,
+             GError        **error)
 {
   g_autoptr (GVariant) tuple = g_variant_ref_sink (g_variant_new_tuple (values, plan->n_placeholders));
   g_autoptr (GrammarCursor) cursor = NULL;
@@ -545,20 +545,20 @@ run_binding (Run       *run,
 /* The distinct non-NULL values of a placeholder's column, in binary
  * order: the order an ordered set-based plan's keys come in. */
 static GrammarCursor *
-distinct_values_cursor (GrammarDatabase     *database,
-                        Plan                *plan,
-                        guint                placeholder,
-                        GCancellable        *cancellable,
-                        GError             **error)
+distinct_values_cursor (GrammarDatabase  *database,
+                        GrammarQaPlan    *plan,
+                        guint             placeholder,
+                        GCancellable     *cancellable,
+                        GError          **error)
 {
   return grammar_database_query_cursor (database, plan->distinct_queries[placeholder], NULL, cancellable, error);
 }
 
 static GPtrArray *
-load_distinct_values (Run      *run,
-                      Plan     *plan,
-                      guint     placeholder,
-                      GError  **error)
+load_distinct_values (GrammarQaRun   *run,
+                      GrammarQaPlan  *plan,
+                      guint           placeholder,
+                      GError        **error)
 {
   g_autoptr (GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   g_autoptr (GrammarCursor) cursor = NULL;
@@ -586,9 +586,9 @@ clear_value_array (gpointer data)
  * the others (whose product is bounded by max-combinations) are held,
  * and every combination runs the template's own statement. */
 gboolean
-grammar_qa_run_per_binding (Run     *run,
-                 Plan    *plan,
-                 GError **error)
+grammar_qa_run_per_binding (GrammarQaRun   *run,
+                            GrammarQaPlan  *plan,
+                            GError        **error)
 {
   guint n = plan->n_placeholders;
   g_autoptr (GPtrArray) inner = g_ptr_array_new_with_free_func (clear_value_array);

@@ -17,21 +17,22 @@ G_BEGIN_DECLS
 G_GNUC_INTERNAL
 gboolean grammar_qa_same_key (GVariant *a, GVariant *b);
 G_GNUC_INTERNAL
-void grammar_qa_run_init (Run *run, GrammarQaGenerator *self, GOutputStream *output, GCancellable *cancellable);
+void grammar_qa_run_init (GrammarQaRun *run, GrammarQaGenerator *self, GOutputStream *output,
+                          GCancellable *cancellable);
 G_GNUC_INTERNAL
-gboolean grammar_qa_run_send (Run *run, GError **error);
+gboolean grammar_qa_run_send (GrammarQaRun *run, GError **error);
 G_GNUC_INTERNAL
-gboolean grammar_qa_run_finish (Run *run, GError **error);
+gboolean grammar_qa_run_finish (GrammarQaRun *run, GError **error);
 G_GNUC_INTERNAL
-gboolean grammar_qa_run_forget_plan (Run *run, Plan *plan, GError **error);
+gboolean grammar_qa_run_forget_plan (GrammarQaRun *run, GrammarQaPlan *plan, GError **error);
 G_GNUC_INTERNAL
-void grammar_qa_run_clear (Run *run);
+void grammar_qa_run_clear (GrammarQaRun *run);
 G_GNUC_INTERNAL
-void grammar_qa_run_progress (Run *run, gboolean force);
+void grammar_qa_run_progress (GrammarQaRun *run, gboolean force);
 G_GNUC_INTERNAL
-gboolean grammar_qa_run_set_based (Run *run, Plan *plan, GError **error);
+gboolean grammar_qa_run_set_based (GrammarQaRun *run, GrammarQaPlan *plan, GError **error);
 G_GNUC_INTERNAL
-gboolean grammar_qa_run_per_binding (Run *run, Plan *plan, GError **error);
+gboolean grammar_qa_run_per_binding (GrammarQaRun *run, GrammarQaPlan *plan, GError **error);
 
 
 

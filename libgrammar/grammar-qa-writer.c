@@ -11,6 +11,7 @@
 #include "grammar-document.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
+#include "grammar-hash-private.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
 #include "grammar-value.h"
@@ -18,7 +19,7 @@
 /* The writer ----------------------------------------------------------- */
 
 static void
-pattern_free (Pattern *pattern)
+pattern_free (GrammarQaPattern *pattern)
 {
   if (pattern == NULL)
     return;
@@ -38,7 +39,7 @@ marker_values (guint n)
     {
       char marker[16];
 
-      g_snprintf (marker, sizeof marker, "%c%u%c", MARKER_START, p, MARKER_END);
+      g_snprintf (marker, sizeof marker, "%c%u%c", GRAMMAR_QA_MARKER_START, p, GRAMMAR_QA_MARKER_END);
       g_ptr_array_add (children, g_variant_new_string (marker));
     }
   return g_variant_ref_sink (g_variant_new_tuple ((GVariant **) children->pdata, n));
@@ -46,66 +47,66 @@ marker_values (guint n)
 
 /* Cuts @filled (a fill with marker_values()) at its markers; NULL when
  * the text has marker bytes of its own. */
-static Pattern *
+static GrammarQaPattern *
 pattern_new (const char *filled,
              guint       n_placeholders)
 {
-  Pattern *pattern = g_new0 (Pattern, 1);
+  GrammarQaPattern *pattern = g_new0 (GrammarQaPattern, 1);
   const char *piece = filled;
 
   pattern->pieces = g_ptr_array_new_with_free_func (g_free);
   pattern->lengths = g_array_new (FALSE, FALSE, sizeof (gsize));
   pattern->slots = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (const char *p = strchr (filled, MARKER_START); p != NULL; p = strchr (piece, MARKER_START))
+  for (const char *p = strchr (filled, GRAMMAR_QA_MARKER_START); p != NULL; p = strchr (piece, GRAMMAR_QA_MARKER_START))
     {
       char *end = NULL;
       guint64 slot = g_ascii_strtoull (p + 1, &end, 10);
-      Buffer escaped = { 0, };
+      GrammarJsonBuffer escaped = { 0, };
       guint index = (guint) slot;
 
-      if (end == p + 1 || *end != MARKER_END || slot >= n_placeholders)
+      if (end == p + 1 || *end != GRAMMAR_QA_MARKER_END || slot >= n_placeholders)
         {
           pattern_free (pattern);
           return NULL;
         }
-      grammar_qa_append_json_content (&escaped, piece, p - piece);
+      grammar_json_buffer_append_content (&escaped, piece, p - piece);
       g_array_append_val (pattern->lengths, escaped.len);
-      grammar_qa_buffer_append_c (&escaped, '\0');
+      grammar_json_buffer_append_c (&escaped, '\0');
       g_ptr_array_add (pattern->pieces, escaped.data);
       g_array_append_val (pattern->slots, index);
       piece = end + 1;
     }
-  if (strchr (piece, MARKER_END) != NULL)
+  if (strchr (piece, GRAMMAR_QA_MARKER_END) != NULL)
     {
       pattern_free (pattern);
       return NULL;
     }
-  g_ptr_array_add (pattern->pieces, grammar_qa_json_content_dup (piece));
+  g_ptr_array_add (pattern->pieces, grammar_json_content_dup (piece));
   g_array_append_val (pattern->lengths, *(gsize[]) { strlen (g_ptr_array_index (pattern->pieces, pattern->slots->len)) });
   return pattern;
 }
 
 /* Joins the pieces of @pattern with @values (escaped texts). */
 static void
-pattern_render (Pattern *pattern,
-                Buffer  *values,
-                Buffer  *out)
+pattern_render (GrammarQaPattern  *pattern,
+                GrammarJsonBuffer *values,
+                GrammarJsonBuffer *out)
 {
   const gsize *lengths = (const gsize *) (gpointer) pattern->lengths->data;
   guint n = pattern->slots->len;
 
   for (guint i = 0; i < n; i++)
     {
-      grammar_qa_buffer_append (out, g_ptr_array_index (pattern->pieces, i), lengths[i]);
-      grammar_qa_buffer_append_buffer (out, &values[g_array_index (pattern->slots, guint, i)]);
+      grammar_json_buffer_append (out, g_ptr_array_index (pattern->pieces, i), lengths[i]);
+      grammar_json_buffer_append_buffer (out, &values[g_array_index (pattern->slots, guint, i)]);
     }
-  grammar_qa_buffer_append (out, g_ptr_array_index (pattern->pieces, n), lengths[n]);
+  grammar_json_buffer_append (out, g_ptr_array_index (pattern->pieces, n), lengths[n]);
 }
 
 /* One run over a template set. */
 
 void
-grammar_qa_style_texts_free (StyleTexts *style)
+grammar_qa_style_texts_free (GrammarQaStyleTexts *style)
 {
   g_free (style->name);
   g_free (style->escaped);
@@ -116,7 +117,7 @@ grammar_qa_style_texts_free (StyleTexts *style)
 }
 
 void
-grammar_qa_plan_free (Plan *plan)
+grammar_qa_plan_free (GrammarQaPlan *plan)
 {
   g_object_unref (plan->sql_template);
   g_ptr_array_unref (plan->styles);
@@ -140,34 +141,34 @@ grammar_qa_plan_free (Plan *plan)
  * batches goes round between the two threads, which bounds the memory. */
 
 
-Batch *
+GrammarQaBatch *
 grammar_qa_batch_new (void)
 {
-  Batch *batch = g_new0 (Batch, 1);
+  GrammarQaBatch *batch = g_new0 (GrammarQaBatch, 1);
 
-  batch->cells = g_array_new (FALSE, FALSE, sizeof (Cell));
+  batch->cells = g_array_new (FALSE, FALSE, sizeof (GrammarQaCell));
   batch->rows = g_array_new (FALSE, FALSE, sizeof (guint));
-  batch->doc_spans = g_array_new (FALSE, FALSE, sizeof (DocSpan));
+  batch->doc_spans = g_array_new (FALSE, FALSE, sizeof (GrammarQaDocSpan));
   return batch;
 }
 
 /* Forgets the cells from @length on. */
 void
-grammar_qa_batch_truncate (Batch *batch,
-                guint  length)
+grammar_qa_batch_truncate (GrammarQaBatch *batch,
+                           guint           length)
 {
   for (guint i = length; i < batch->cells->len; i++)
     {
-      Cell *cell = &g_array_index (batch->cells, Cell, i);
+      GrammarQaCell *cell = &g_array_index (batch->cells, GrammarQaCell, i);
 
-      if (cell->kind == CELL_OTHER)
+      if (cell->kind == GRAMMAR_QA_CELL_OTHER)
         g_variant_unref (cell->variant);
     }
   g_array_set_size (batch->cells, length);
 }
 
 void
-grammar_qa_batch_reset (Batch *batch)
+grammar_qa_batch_reset (GrammarQaBatch *batch)
 {
   grammar_qa_batch_truncate (batch, 0);
   batch->plan = NULL;
@@ -178,26 +179,26 @@ grammar_qa_batch_reset (Batch *batch)
 }
 
 void
-grammar_qa_batch_free (Batch *batch)
+grammar_qa_batch_free (GrammarQaBatch *batch)
 {
   grammar_qa_batch_reset (batch);
   g_array_unref (batch->cells);
-  grammar_qa_buffer_clear (&batch->texts);
+  grammar_json_buffer_clear (&batch->texts);
   g_array_unref (batch->rows);
-  grammar_qa_buffer_clear (&batch->doc_ids);
+  grammar_json_buffer_clear (&batch->doc_ids);
   g_array_unref (batch->doc_spans);
   g_free (batch);
 }
 
 /* Adds a copy of @value (which stays the caller's) to the batch. */
 void
-grammar_qa_batch_add_cell (Batch    *batch,
-                GVariant *value)
+grammar_qa_batch_add_cell (GrammarQaBatch *batch,
+                           GVariant       *value)
 {
-  Cell cell = { CELL_NULL, };
+  GrammarQaCell cell = { GRAMMAR_QA_CELL_NULL, };
 
   if (value == NULL)
-    cell.kind = CELL_NULL;
+    cell.kind = GRAMMAR_QA_CELL_NULL;
   else
     switch (g_variant_classify (value))
       {
@@ -208,22 +209,22 @@ grammar_qa_batch_add_cell (Batch    *batch,
         {
           const char *text = g_variant_get_data (value);
 
-          cell.kind = CELL_TEXT;
+          cell.kind = GRAMMAR_QA_CELL_TEXT;
           cell.text.offset = batch->texts.len;
           cell.text.length = strlen (text);
-          grammar_qa_buffer_append (&batch->texts, text, cell.text.length + 1);
+          grammar_json_buffer_append (&batch->texts, text, cell.text.length + 1);
           break;
         }
       case G_VARIANT_CLASS_INT64:
-        cell.kind = CELL_INT;
+        cell.kind = GRAMMAR_QA_CELL_INT;
         cell.integer = g_variant_get_int64 (value);
         break;
       case G_VARIANT_CLASS_DOUBLE:
-        cell.kind = CELL_DOUBLE;
+        cell.kind = GRAMMAR_QA_CELL_DOUBLE;
         cell.real = g_variant_get_double (value);
         break;
       default:
-        cell.kind = CELL_OTHER;
+        cell.kind = GRAMMAR_QA_CELL_OTHER;
         cell.variant = g_variant_ref (value);
         break;
       }
@@ -232,20 +233,20 @@ grammar_qa_batch_add_cell (Batch    *batch,
 
 /* A cell as a GVariant again (never for CELL_NULL: keys are not NULL). */
 static GVariant *
-cell_dup_variant (const Cell *cell,
-                  const char *texts)
+cell_dup_variant (const GrammarQaCell *cell,
+                  const char          *texts)
 {
   switch (cell->kind)
     {
-    case CELL_TEXT:
+    case GRAMMAR_QA_CELL_TEXT:
       return g_variant_ref_sink (g_variant_new_string (texts + cell->text.offset));
-    case CELL_INT:
+    case GRAMMAR_QA_CELL_INT:
       return g_variant_ref_sink (g_variant_new_int64 (cell->integer));
-    case CELL_DOUBLE:
+    case GRAMMAR_QA_CELL_DOUBLE:
       return g_variant_ref_sink (g_variant_new_double (cell->real));
-    case CELL_OTHER:
+    case GRAMMAR_QA_CELL_OTHER:
       return g_variant_ref (cell->variant);
-    case CELL_NULL:
+    case GRAMMAR_QA_CELL_NULL:
     default:
       g_return_val_if_reached (NULL);
     }
@@ -253,40 +254,40 @@ cell_dup_variant (const Cell *cell,
 
 /* A cell as grammar_value_to_json() would write it. */
 static void
-append_json_cell (Buffer     *out,
-                  const Cell *cell,
-                  const char *texts)
+append_json_cell (GrammarJsonBuffer   *out,
+                  const GrammarQaCell *cell,
+                  const char          *texts)
 {
   switch (cell->kind)
     {
-    case CELL_TEXT:
-      grammar_qa_append_json_string (out, texts + cell->text.offset, cell->text.length);
+    case GRAMMAR_QA_CELL_TEXT:
+      grammar_json_buffer_append_string (out, texts + cell->text.offset, cell->text.length);
       break;
-    case CELL_INT:
-      grammar_qa_append_json_int (out, cell->integer);
+    case GRAMMAR_QA_CELL_INT:
+      grammar_json_buffer_append_int (out, cell->integer);
       break;
-    case CELL_DOUBLE:
-      grammar_qa_append_json_double (out, cell->real);
+    case GRAMMAR_QA_CELL_DOUBLE:
+      grammar_json_buffer_append_double (out, cell->real);
       break;
-    case CELL_OTHER:
-      grammar_qa_append_json_value (out, cell->variant);
+    case GRAMMAR_QA_CELL_OTHER:
+      grammar_json_buffer_append_value (out, cell->variant);
       break;
-    case CELL_NULL:
+    case GRAMMAR_QA_CELL_NULL:
     default:
-      buffer_append_literal (out, "null");
+      grammar_json_buffer_append_literal (out, "null");
       break;
     }
 }
 
 static const char *
-group_text (Group *group,
-            guint  index)
+group_text (GrammarQaGroup *group,
+            guint           index)
 {
-  return group->keys[index].kind == CELL_TEXT ? group->texts + group->keys[index].text.offset : NULL;
+  return group->keys[index].kind == GRAMMAR_QA_CELL_TEXT ? group->texts + group->keys[index].text.offset : NULL;
 }
 
 static GVariant *
-group_tuple (Group *group)
+group_tuple (GrammarQaGroup *group)
 {
   g_autoptr (GPtrArray) children = NULL;
 
@@ -300,25 +301,25 @@ group_tuple (Group *group)
 }
 
 static gboolean
-group_all_texts (Group *group)
+group_all_texts (GrammarQaGroup *group)
 {
   for (guint p = 0; p < group->n_keys; p++)
-    if (group->keys[p].kind != CELL_TEXT)
+    if (group->keys[p].kind != GRAMMAR_QA_CELL_TEXT)
       return FALSE;
   return TRUE;
 }
 
 void
-grammar_qa_writer_clear (Writer *writer)
+grammar_qa_writer_clear (GrammarQaWriter *writer)
 {
-  grammar_qa_buffer_clear (&writer->out);
-  grammar_qa_buffer_clear (&writer->answer);
-  grammar_qa_buffer_clear (&writer->bindings);
-  grammar_qa_buffer_clear (&writer->sql);
-  grammar_qa_buffer_clear (&writer->record_end);
-  grammar_qa_buffer_clear (&writer->scratch);
+  grammar_json_buffer_clear (&writer->out);
+  grammar_json_buffer_clear (&writer->answer);
+  grammar_json_buffer_clear (&writer->bindings);
+  grammar_json_buffer_clear (&writer->sql);
+  grammar_json_buffer_clear (&writer->record_end);
+  grammar_json_buffer_clear (&writer->scratch);
   for (guint p = 0; p < writer->n_value_texts; p++)
-    grammar_qa_buffer_clear (&writer->value_texts[p]);
+    grammar_json_buffer_clear (&writer->value_texts[p]);
   g_free (writer->value_texts);
   g_clear_pointer (&writer->chosen, g_array_unref);
   g_clear_pointer (&writer->checksum, g_checksum_free);
@@ -326,7 +327,7 @@ grammar_qa_writer_clear (Writer *writer)
 }
 
 gboolean
-grammar_qa_writer_flush (Writer *writer)
+grammar_qa_writer_flush (GrammarQaWriter *writer)
 {
   gboolean ok = TRUE;
 
@@ -341,7 +342,7 @@ grammar_qa_writer_flush (Writer *writer)
 }
 
 /* A text template's pattern, checked against its own fill. */
-static Pattern *
+static GrammarQaPattern *
 text_pattern_new (GrammarTextTemplate *text_template,
                   GrammarSqlTemplate  *sql_template,
                   guint                n)
@@ -349,21 +350,21 @@ text_pattern_new (GrammarTextTemplate *text_template,
   g_autoptr (GVariant) markers = marker_values (n);
   g_autofree char *filled = NULL;
 
-  if (strchr (grammar_text_template_get_text (text_template), MARKER_START) != NULL ||
-      strchr (grammar_text_template_get_text (text_template), MARKER_END) != NULL)
+  if (strchr (grammar_text_template_get_text (text_template), GRAMMAR_QA_MARKER_START) != NULL ||
+      strchr (grammar_text_template_get_text (text_template), GRAMMAR_QA_MARKER_END) != NULL)
     return NULL;
   filled = grammar_text_template_fill (text_template, sql_template, markers);
   return filled != NULL ? pattern_new (filled, n) : NULL;
 }
 
 static void
-prepare_plan (Writer *writer,
-              Plan   *plan)
+prepare_plan (GrammarQaWriter *writer,
+              GrammarQaPlan   *plan)
 {
   g_autoptr (GVariant) markers = marker_values (plan->n_placeholders);
   g_autofree char *filled_sql = NULL;
 
-  plan->template_escaped = grammar_qa_json_content_dup (grammar_sql_template_get_id (plan->sql_template));
+  plan->template_escaped = grammar_json_content_dup (grammar_sql_template_get_id (plan->sql_template));
   plan->hash_prefix = g_strconcat (grammar_sql_template_get_id (plan->sql_template), "\n", NULL);
   plan->binding_keys = g_ptr_array_new_with_free_func (g_free);
   for (guint p = 0; p < plan->n_placeholders; p++)
@@ -371,15 +372,15 @@ prepare_plan (Writer *writer,
       g_autofree char *key = g_strdup_printf ("%s.%s",
                                               grammar_sql_template_get_placeholder_table (plan->sql_template, p),
                                               grammar_sql_template_get_placeholder_column (plan->sql_template, p));
-      Buffer json = { 0, };
+      GrammarJsonBuffer json = { 0, };
 
-      grammar_qa_append_json_string (&json, key, strlen (key));
-      grammar_qa_buffer_append_c (&json, '\0');
+      grammar_json_buffer_append_string (&json, key, strlen (key));
+      grammar_json_buffer_append_c (&json, '\0');
       g_ptr_array_add (plan->binding_keys, json.data);
     }
 
-  if (strchr (grammar_sql_template_get_sql (plan->sql_template), MARKER_START) == NULL &&
-      strchr (grammar_sql_template_get_sql (plan->sql_template), MARKER_END) == NULL)
+  if (strchr (grammar_sql_template_get_sql (plan->sql_template), GRAMMAR_QA_MARKER_START) == NULL &&
+      strchr (grammar_sql_template_get_sql (plan->sql_template), GRAMMAR_QA_MARKER_END) == NULL)
     {
       filled_sql = grammar_sql_template_fill (plan->sql_template, markers);
       plan->sql_pattern = pattern_new (filled_sql, plan->n_placeholders);
@@ -387,7 +388,7 @@ prepare_plan (Writer *writer,
 
   for (guint s = 0; s < plan->styles->len; s++)
     {
-      StyleTexts *style = g_ptr_array_index (plan->styles, s);
+      GrammarQaStyleTexts *style = g_ptr_array_index (plan->styles, s);
 
       style->record_middle = g_strdup_printf ("\",\"template\":\"%s\",\"style\":\"%s\",\"text\":\"",
                                               plan->template_escaped, style->escaped);
@@ -402,9 +403,9 @@ prepare_plan (Writer *writer,
 
   if (writer->n_value_texts < plan->n_placeholders)
     {
-      writer->value_texts = g_renew (Buffer, writer->value_texts, plan->n_placeholders);
+      writer->value_texts = g_renew (GrammarJsonBuffer, writer->value_texts, plan->n_placeholders);
       memset (writer->value_texts + writer->n_value_texts, 0,
-              (plan->n_placeholders - writer->n_value_texts) * sizeof (Buffer));
+              (plan->n_placeholders - writer->n_value_texts) * sizeof (GrammarJsonBuffer));
       writer->n_value_texts = plan->n_placeholders;
     }
   plan->prepared = TRUE;
@@ -412,28 +413,28 @@ prepare_plan (Writer *writer,
 
 /* The filled SQL of a group as a JSON string, into writer->sql. */
 static void
-render_sql (Writer *writer,
-            Plan   *plan,
-            Group  *group)
+render_sql (GrammarQaWriter *writer,
+            GrammarQaPlan   *plan,
+            GrammarQaGroup  *group)
 {
   writer->sql.len = 0;
-  grammar_qa_buffer_append_c (&writer->sql, '"');
+  grammar_json_buffer_append_c (&writer->sql, '"');
   if (plan->sql_pattern != NULL && group_all_texts (group))
     {
       /* A string literal: the pattern has the quotes, the value its quotes doubled. */
       for (guint p = 0; p < plan->n_placeholders; p++)
         {
           const char *text = group_text (group, p);
-          Buffer *literal = &writer->value_texts[p];
+          GrammarJsonBuffer *literal = &writer->value_texts[p];
 
           literal->len = 0;
           for (const char *quote = strchr (text, '\''); quote != NULL; quote = strchr (text, '\''))
             {
-              grammar_qa_append_json_content (literal, text, quote - text + 1);
-              grammar_qa_buffer_append_c (literal, '\'');
+              grammar_json_buffer_append_content (literal, text, quote - text + 1);
+              grammar_json_buffer_append_c (literal, '\'');
               text = quote + 1;
             }
-          grammar_qa_append_json_content (literal, text, strlen (text));
+          grammar_json_buffer_append_content (literal, text, strlen (text));
         }
       pattern_render (plan->sql_pattern, writer->value_texts, &writer->sql);
     }
@@ -441,30 +442,30 @@ render_sql (Writer *writer,
     {
       g_autofree char *sql = grammar_sql_template_fill (plan->sql_template, group_tuple (group));
 
-      grammar_qa_append_json_content (&writer->sql, sql, strlen (sql));
+      grammar_json_buffer_append_content (&writer->sql, sql, strlen (sql));
     }
-  grammar_qa_buffer_append_c (&writer->sql, '"');
+  grammar_json_buffer_append_c (&writer->sql, '"');
 }
 
 /* How each value reads in a text, escaped, into writer->value_texts. */
 static void
-render_value_texts (Writer *writer,
-                    Plan   *plan,
-                    Group  *group)
+render_value_texts (GrammarQaWriter *writer,
+                    GrammarQaPlan   *plan,
+                    GrammarQaGroup  *group)
 {
   for (guint p = 0; p < plan->n_placeholders; p++)
     {
-      Buffer *text = &writer->value_texts[p];
+      GrammarJsonBuffer *text = &writer->value_texts[p];
 
       text->len = 0;
-      if (group->keys[p].kind == CELL_TEXT)
-        grammar_qa_append_json_content (text, group_text (group, p), group->keys[p].text.length);
+      if (group->keys[p].kind == GRAMMAR_QA_CELL_TEXT)
+        grammar_json_buffer_append_content (text, group_text (group, p), group->keys[p].text.length);
       else
         {
           g_autoptr (GVariant) value = cell_dup_variant (&group->keys[p], group->texts);
           g_autofree char *string = grammar_value_to_text (value);
 
-          grammar_qa_append_json_content (text, string, strlen (string));
+          grammar_json_buffer_append_content (text, string, strlen (string));
         }
     }
 }
@@ -474,12 +475,12 @@ render_value_texts (Writer *writer,
  * the text has, which a pattern cannot: such groups are filled text by
  * text. */
 static gboolean
-values_hold_quotes (Writer *writer,
-                    guint   n)
+values_hold_quotes (GrammarQaWriter *writer,
+                    guint            n)
 {
   for (guint p = 0; p < n; p++)
     {
-      const Buffer *text = &writer->value_texts[p];
+      const GrammarJsonBuffer *text = &writer->value_texts[p];
 
       if (text->len > 0 && (memchr (text->data, '\'', text->len) != NULL || memchr (text->data, '"', text->len) != NULL))
         return TRUE;
@@ -489,19 +490,19 @@ values_hold_quotes (Writer *writer,
 
 /* Whether @pattern, with the group's values, gives what @filled is. */
 static gboolean
-pattern_matches (Writer     *writer,
-                 Pattern    *pattern,
-                 Buffer     *values,
-                 const char *filled)
+pattern_matches (GrammarQaWriter   *writer,
+                 GrammarQaPattern  *pattern,
+                 GrammarJsonBuffer *values,
+                 const char        *filled)
 {
-  Buffer expected = { 0, };
+  GrammarJsonBuffer expected = { 0, };
   gboolean same;
 
   writer->scratch.len = 0;
   pattern_render (pattern, values, &writer->scratch);
-  grammar_qa_append_json_content (&expected, filled, strlen (filled));
+  grammar_json_buffer_append_content (&expected, filled, strlen (filled));
   same = expected.len == writer->scratch.len && memcmp (expected.data, writer->scratch.data, expected.len) == 0;
-  grammar_qa_buffer_clear (&expected);
+  grammar_json_buffer_clear (&expected);
   return same;
 }
 
@@ -509,33 +510,33 @@ pattern_matches (Writer     *writer,
  * first group, and drops any that disagrees (they are then filled for
  * every record). */
 static void
-verify_patterns (Writer *writer,
-                 Plan   *plan,
-                 Group  *group)
+verify_patterns (GrammarQaWriter *writer,
+                 GrammarQaPlan   *plan,
+                 GrammarQaGroup  *group)
 {
   plan->verified = TRUE;
   if (plan->sql_pattern != NULL && group_all_texts (group))
     {
       g_autofree char *sql = grammar_sql_template_fill (plan->sql_template, group_tuple (group));
-      Buffer expected = { 0, };
+      GrammarJsonBuffer expected = { 0, };
 
-      grammar_qa_append_json_string (&expected, sql, strlen (sql));
+      grammar_json_buffer_append_string (&expected, sql, strlen (sql));
       if (expected.len != writer->sql.len || memcmp (expected.data, writer->sql.data, expected.len) != 0)
         {
           g_debug ("%s: the filled SQL does not follow its pattern", grammar_sql_template_get_id (plan->sql_template));
           g_clear_pointer (&plan->sql_pattern, pattern_free);
           writer->sql.len = 0;
-          grammar_qa_buffer_append_buffer (&writer->sql, &expected);
+          grammar_json_buffer_append_buffer (&writer->sql, &expected);
         }
-      grammar_qa_buffer_clear (&expected);
+      grammar_json_buffer_clear (&expected);
     }
   for (guint s = 0; s < plan->styles->len; s++)
     {
-      StyleTexts *style = g_ptr_array_index (plan->styles, s);
+      GrammarQaStyleTexts *style = g_ptr_array_index (plan->styles, s);
 
       for (guint t = 0; t < style->texts->len; t++)
         {
-          Pattern *pattern = g_ptr_array_index (style->patterns, t);
+          GrammarQaPattern *pattern = g_ptr_array_index (style->patterns, t);
           g_autofree char *text = NULL;
 
           if (pattern == NULL)
@@ -555,9 +556,9 @@ verify_patterns (Writer *writer,
 /* Chooses which text templates of @style a group keeps: all of them, or
  * per-group of them at random, in their original order. */
 static void
-choose_texts (Writer       *writer,
-              const guint8 *digest,
-              StyleTexts   *style)
+choose_texts (GrammarQaWriter     *writer,
+              const guint8        *digest,
+              GrammarQaStyleTexts *style)
 {
   guint n_texts = style->texts->len;
   guint per_group = writer->per_group;
@@ -570,10 +571,10 @@ choose_texts (Writer       *writer,
     return;
 
   memcpy (&state, digest, sizeof state);
-  state ^= grammar_qa_fnv1a64 (style->name) ^ writer->seed;
+  state ^= grammar_hash_fnv1a64 (style->name) ^ writer->seed;
   for (guint i = 0; i < per_group; i++)
     {
-      guint j = i + (guint) (grammar_qa_splitmix64_next (&state) % (n_texts - i));
+      guint j = i + (guint) (grammar_hash_splitmix64_next (&state) % (n_texts - i));
       guint swap = g_array_index (writer->chosen, guint, i);
 
       g_array_index (writer->chosen, guint, i) = g_array_index (writer->chosen, guint, j);
@@ -584,26 +585,26 @@ choose_texts (Writer       *writer,
 }
 
 static void
-write_record (Writer     *writer,
-              Plan       *plan,
-              Group      *values,
-              const char *group,
-              StyleTexts *style,
-              guint       index,
-              gboolean    quotes)
+write_record (GrammarQaWriter     *writer,
+              GrammarQaPlan       *plan,
+              GrammarQaGroup      *values,
+              const char          *group,
+              GrammarQaStyleTexts *style,
+              guint                index,
+              gboolean             quotes)
 {
-  Pattern *pattern = quotes ? NULL : g_ptr_array_index (style->patterns, index);
-  Buffer *out = &writer->out;
+  GrammarQaPattern *pattern = quotes ? NULL : g_ptr_array_index (style->patterns, index);
+  GrammarJsonBuffer *out = &writer->out;
 
-  buffer_append_literal (out, "{\"id\":\"");
-  grammar_qa_buffer_append (out, group, 13);
-  grammar_qa_buffer_append_c (out, '-');
-  grammar_qa_buffer_append (out, style->escaped, style->escaped_length);
-  grammar_qa_buffer_append_c (out, '-');
-  grammar_qa_append_json_int (out, index);
-  buffer_append_literal (out, "\",\"group\":\"");
-  grammar_qa_buffer_append (out, group, 13);
-  grammar_qa_buffer_append (out, style->record_middle, style->record_middle_length);
+  grammar_json_buffer_append_literal (out, "{\"id\":\"");
+  grammar_json_buffer_append (out, group, 13);
+  grammar_json_buffer_append_c (out, '-');
+  grammar_json_buffer_append (out, style->escaped, style->escaped_length);
+  grammar_json_buffer_append_c (out, '-');
+  grammar_json_buffer_append_int (out, index);
+  grammar_json_buffer_append_literal (out, "\",\"group\":\"");
+  grammar_json_buffer_append (out, group, 13);
+  grammar_json_buffer_append (out, style->record_middle, style->record_middle_length);
   if (pattern != NULL)
     pattern_render (pattern, writer->value_texts, out);
   else
@@ -611,50 +612,50 @@ write_record (Writer     *writer,
       g_autofree char *text = grammar_text_template_fill (g_ptr_array_index (style->texts, index),
                                                           plan->sql_template, group_tuple (values));
 
-      grammar_qa_append_json_content (out, text, strlen (text));
+      grammar_json_buffer_append_content (out, text, strlen (text));
     }
-  grammar_qa_buffer_append_buffer (out, &writer->record_end);
+  grammar_json_buffer_append_buffer (out, &writer->record_end);
 }
 
 /* The answer of a group as JSON, into writer->answer. */
 static void
-render_answer (Writer     *writer,
-               const Cell *cells,
-               const char *texts,
-               guint       n_rows,
-               guint       width)
+render_answer (GrammarQaWriter     *writer,
+               const GrammarQaCell *cells,
+               const char          *texts,
+               guint                n_rows,
+               guint                width)
 {
-  Buffer *answer = &writer->answer;
+  GrammarJsonBuffer *answer = &writer->answer;
 
   answer->len = 0;
-  grammar_qa_buffer_append_c (answer, '[');
+  grammar_json_buffer_append_c (answer, '[');
   for (guint r = 0; r < n_rows; r++)
     {
       if (r > 0)
-        grammar_qa_buffer_append_c (answer, ',');
-      grammar_qa_buffer_append_c (answer, '[');
+        grammar_json_buffer_append_c (answer, ',');
+      grammar_json_buffer_append_c (answer, '[');
       for (guint c = 0; c < width; c++)
         {
           if (c > 0)
-            grammar_qa_buffer_append_c (answer, ',');
+            grammar_json_buffer_append_c (answer, ',');
           append_json_cell (answer, &cells[(gsize) r * width + c], texts);
         }
-      grammar_qa_buffer_append_c (answer, ']');
+      grammar_json_buffer_append_c (answer, ']');
     }
-  grammar_qa_buffer_append_c (answer, ']');
+  grammar_json_buffer_append_c (answer, ']');
 }
 
 /* Writes the records of one group: the filled query @keys, with the
  * answer in writer->answer. */
 static void
-write_group (Writer     *writer,
-             Plan       *plan,
-             const Cell *keys,
-             const char *texts,
-             const char *doc_ids,
-             gsize       doc_ids_length)
+write_group (GrammarQaWriter     *writer,
+             GrammarQaPlan       *plan,
+             const GrammarQaCell *keys,
+             const char          *texts,
+             const char          *doc_ids,
+             gsize                doc_ids_length)
 {
-  Group values_group = { keys, texts, plan->n_placeholders, NULL };
+  GrammarQaGroup values_group = { keys, texts, plan->n_placeholders, NULL };
   guint8 digest[32];
   gsize digest_length = sizeof digest;
   char group[14];
@@ -664,18 +665,18 @@ write_group (Writer     *writer,
     prepare_plan (writer, plan);
 
   writer->bindings.len = 0;
-  grammar_qa_buffer_append_c (&writer->bindings, '{');
+  grammar_json_buffer_append_c (&writer->bindings, '{');
   for (guint p = 0; p < plan->n_placeholders; p++)
     {
       const char *key = g_ptr_array_index (plan->binding_keys, p);
 
       if (p > 0)
-        grammar_qa_buffer_append_c (&writer->bindings, ',');
-      grammar_qa_buffer_append (&writer->bindings, key, strlen (key));
-      grammar_qa_buffer_append_c (&writer->bindings, ':');
+        grammar_json_buffer_append_c (&writer->bindings, ',');
+      grammar_json_buffer_append (&writer->bindings, key, strlen (key));
+      grammar_json_buffer_append_c (&writer->bindings, ':');
       append_json_cell (&writer->bindings, &keys[p], texts);
     }
-  grammar_qa_buffer_append_c (&writer->bindings, '}');
+  grammar_json_buffer_append_c (&writer->bindings, '}');
 
   g_checksum_reset (writer->checksum);
   g_checksum_update (writer->checksum, (const guchar *) plan->hash_prefix, -1);
@@ -698,21 +699,21 @@ write_group (Writer     *writer,
     verify_patterns (writer, plan, &values_group);
 
   writer->record_end.len = 0;
-  buffer_append_literal (&writer->record_end, "\",\"sql\":");
-  grammar_qa_buffer_append_buffer (&writer->record_end, &writer->sql);
-  buffer_append_literal (&writer->record_end, ",\"bindings\":");
-  grammar_qa_buffer_append_buffer (&writer->record_end, &writer->bindings);
-  buffer_append_literal (&writer->record_end, ",\"answer\":");
-  grammar_qa_buffer_append_buffer (&writer->record_end, &writer->answer);
-  buffer_append_literal (&writer->record_end, ",\"doc_ids\":");
+  grammar_json_buffer_append_literal (&writer->record_end, "\",\"sql\":");
+  grammar_json_buffer_append_buffer (&writer->record_end, &writer->sql);
+  grammar_json_buffer_append_literal (&writer->record_end, ",\"bindings\":");
+  grammar_json_buffer_append_buffer (&writer->record_end, &writer->bindings);
+  grammar_json_buffer_append_literal (&writer->record_end, ",\"answer\":");
+  grammar_json_buffer_append_buffer (&writer->record_end, &writer->answer);
+  grammar_json_buffer_append_literal (&writer->record_end, ",\"doc_ids\":");
   if (doc_ids != NULL)
-    grammar_qa_buffer_append (&writer->record_end, doc_ids, doc_ids_length);
+    grammar_json_buffer_append (&writer->record_end, doc_ids, doc_ids_length);
   else
-    buffer_append_literal (&writer->record_end, "[]");
-  buffer_append_literal (&writer->record_end, "}\n");
+    grammar_json_buffer_append_literal (&writer->record_end, "[]");
+  grammar_json_buffer_append_literal (&writer->record_end, "}\n");
   for (guint s = 0; s < plan->styles->len; s++)
     {
-      StyleTexts *style = g_ptr_array_index (plan->styles, s);
+      GrammarQaStyleTexts *style = g_ptr_array_index (plan->styles, s);
 
       choose_texts (writer, digest, style);
       for (guint i = 0; i < writer->chosen->len; i++)
@@ -722,11 +723,11 @@ write_group (Writer     *writer,
 }
 
 void
-grammar_qa_write_batch (Writer *writer,
-             Batch  *batch)
+grammar_qa_write_batch (GrammarQaWriter *writer,
+                        GrammarQaBatch  *batch)
 {
   guint n = batch->plan->n_placeholders;
-  const Cell *cells = (const Cell *) (gpointer) batch->cells->data;
+  const GrammarQaCell *cells = (const GrammarQaCell *) (gpointer) batch->cells->data;
 
   if (g_atomic_int_get (&writer->failed))
     return;
@@ -738,13 +739,14 @@ grammar_qa_write_batch (Writer *writer,
   for (guint g = 0; g < batch->rows->len; g++)
     {
       guint n_rows = g_array_index (batch->rows, guint, g);
-      const DocSpan *span = g < batch->doc_spans->len ? &g_array_index (batch->doc_spans, DocSpan, g) : NULL;
+      const GrammarQaDocSpan *span = g < batch->doc_spans->len ?
+                                     &g_array_index (batch->doc_spans, GrammarQaDocSpan, g) : NULL;
 
       render_answer (writer, cells + n, batch->texts.data, n_rows, batch->width);
       write_group (writer, batch->plan, cells, batch->texts.data,
                    span != NULL ? batch->doc_ids.data + span->offset : NULL, span != NULL ? span->length : 0);
       cells += n + (gsize) n_rows * batch->width;
-      if (writer->out.len >= FLUSH_SIZE && !grammar_qa_writer_flush (writer))
+      if (writer->out.len >= GRAMMAR_QA_FLUSH_SIZE && !grammar_qa_writer_flush (writer))
         return;
     }
 }
@@ -755,9 +757,9 @@ grammar_qa_write_batch (Writer *writer,
  * output is cut back, which needs a stream that can be truncated (a
  * file, a memory stream), not a pipe. */
 gboolean
-grammar_qa_writer_forget_plan (Writer  *writer,
-                               Plan    *plan,
-                               GError **error)
+grammar_qa_writer_forget_plan (GrammarQaWriter  *writer,
+                               GrammarQaPlan    *plan,
+                               GError          **error)
 {
   GSeekable *seekable = G_IS_SEEKABLE (writer->output) ? G_SEEKABLE (writer->output) : NULL;
 
@@ -796,37 +798,4 @@ grammar_qa_compare_uint (gconstpointer a,
   guint x = *(const guint *) a, y = *(const guint *) b;
 
   return x < y ? -1 : x > y;
-}
-
-/* Deterministic sampling: SplitMix64, seeded per group and style so that
- * the choice for one group does not depend on any other. */
-guint64
-grammar_qa_splitmix64_next (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
-/* FNV-1a, 64 bits, of @length bytes: the product's one non-cryptographic
- * hash (a style's seed, a judged record's id and SQL in a report, a
- * passage's text in the retrieval metrics). */
-guint64
-grammar_qa_fnv1a64_len (const void *data,
-                        gsize       length)
-{
-  guint64 hash = G_GUINT64_CONSTANT (0xCBF29CE484222325);
-  const guchar *p = data;
-
-  for (gsize i = 0; i < length; i++)
-    hash = (hash ^ p[i]) * G_GUINT64_CONSTANT (0x100000001B3);
-  return hash;
-}
-
-guint64
-grammar_qa_fnv1a64 (const char *text)
-{
-  return grammar_qa_fnv1a64_len (text, strlen (text));
 }

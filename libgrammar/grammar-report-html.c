@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-report-format-private.h"
 #include "grammar-report-private.h"
 
 /* HTML */
@@ -47,8 +48,8 @@ static const char html_style[] =
  * (no script: <details>), and where the whole value is when the model
  * kept only its first CELL_KEPT characters. */
 static void
-html_value (GString    *out,
-            const Cell *cell)
+html_value (GString                 *out,
+            const GrammarReportCell *cell)
 {
   g_autofree char *note = NULL;
   g_autofree char *head = NULL;
@@ -107,10 +108,10 @@ html_template (GString    *out,
 /* The content of a cell of @column. A template id links to the row of
  * its template when the page has one (@anchors). */
 static void
-html_cell (GString      *out,
-           const Column *column,
-           const Cell   *cell,
-           GHashTable   *anchors)
+html_cell (GString                   *out,
+           const GrammarReportColumn *column,
+           const GrammarReportCell   *cell,
+           GHashTable                *anchors)
 {
   if ((column->flags & COLUMN_TEMPLATE) != 0 && strstr (cell->text, TEMPLATE_SEPARATOR) != NULL)
     {
@@ -134,7 +135,7 @@ html_cell (GString      *out,
 }
 
 static const char *
-cell_class (const Column *column)
+cell_class (const GrammarReportColumn *column)
 {
   if ((column->flags & COLUMN_NUMERIC) != 0)
     return " class=\"num\"";
@@ -146,9 +147,9 @@ cell_class (const Column *column)
 }
 
 static void
-html_table (GString    *out,
-            Table      *table,
-            GHashTable *anchors)
+html_table (GString            *out,
+            GrammarReportTable *table,
+            GHashTable         *anchors)
 {
   guint n_rows = grammar_report_table_n_rows (table);
 
@@ -187,9 +188,9 @@ html_table (GString    *out,
 /* A table of records (gap groups, errors) as one list a record, which
  * fits any width where eleven columns would not. */
 static void
-html_records (GString    *out,
-              Table      *table,
-              GHashTable *anchors)
+html_records (GString            *out,
+              GrammarReportTable *table,
+              GHashTable         *anchors)
 {
   guint n_rows = grammar_report_table_n_rows (table);
 
@@ -219,13 +220,13 @@ html_records (GString    *out,
 
 /* The ids of the rows of the page's tables. */
 static GHashTable *
-document_anchors (Document *doc)
+document_anchors (GrammarReportDocument *doc)
 {
   GHashTable *anchors = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < doc->blocks->len; i++)
     {
-      Block *block = g_ptr_array_index (doc->blocks, i);
+      GrammarReportBlock *block = g_ptr_array_index (doc->blocks, i);
 
       for (guint r = 0; block->table != NULL && r < block->table->anchors->len; r++)
         if (g_ptr_array_index (block->table->anchors, r) != NULL)
@@ -235,8 +236,8 @@ document_anchors (Document *doc)
 }
 
 void
-grammar_report_render_html (GString  *out,
-                            Document *doc)
+grammar_report_render_html (GString               *out,
+                            GrammarReportDocument *doc)
 {
   g_autofree char *title = grammar_report_escape_html (doc->title, 0);
   g_autoptr (GHashTable) anchors = document_anchors (doc);
@@ -246,7 +247,7 @@ grammar_report_render_html (GString  *out,
                           "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", title, html_style);
   for (guint i = 0; i < doc->blocks->len; i++)
     {
-      Block *block = g_ptr_array_index (doc->blocks, i);
+      GrammarReportBlock *block = g_ptr_array_index (doc->blocks, i);
       g_autofree char *text = block->kind != BLOCK_CHART && block->text != NULL ?
                               grammar_report_escape_html (block->text, 0) : NULL;
 

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-report-format-private.h"
 #include "grammar-report-private.h"
 
 /* Markdown */
@@ -35,9 +36,9 @@ markdown_escape (GString    *out,
 /* A cell: a template as its SQL, example and id on three lines; a long
  * value cut at CELL_SHOWN characters, with a note saying so. */
 static void
-markdown_cell (GString      *out,
-               const Column *column,
-               const Cell   *cell)
+markdown_cell (GString                   *out,
+               const GrammarReportColumn *column,
+               const GrammarReportCell   *cell)
 {
   gboolean user = (column->flags & COLUMN_USER) != 0;
   g_autofree char *preview = NULL;
@@ -66,8 +67,8 @@ markdown_cell (GString      *out,
 }
 
 static void
-markdown_table (GString *out,
-                Table   *table)
+markdown_table (GString            *out,
+                GrammarReportTable *table)
 {
   guint n_rows = grammar_report_table_n_rows (table);
 
@@ -101,12 +102,12 @@ markdown_table (GString *out,
 }
 
 void
-grammar_report_render_markdown (GString  *out,
-                 Document *doc)
+grammar_report_render_markdown (GString               *out,
+                                GrammarReportDocument *doc)
 {
   for (guint i = 0; i < doc->blocks->len; i++)
     {
-      Block *block = g_ptr_array_index (doc->blocks, i);
+      GrammarReportBlock *block = g_ptr_array_index (doc->blocks, i);
 
       if (block->kind == BLOCK_CHART)
         continue;

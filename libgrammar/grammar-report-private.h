@@ -38,22 +38,22 @@ typedef struct
   const char *header;
   guint flags;
   guint max_width;           /* text format: longer cells are elided (or wrapped); 0 = no limit */
-} Column;
+} GrammarReportColumn;
 
 typedef struct
 {
   char *text;                /* the value, or its first CELL_KEPT characters */
   guint64 length;            /* the characters of the whole value */
-} Cell;
+} GrammarReportCell;
 
 typedef struct
 {
-  const Column *columns;
+  const GrammarReportColumn *columns;
   guint n_columns;
   gboolean records;          /* text format: one "Header: value" block per row; HTML: a list */
   GArray *cells;             /* Cell, row after row, n_columns a row */
   GPtrArray *anchors;        /* HTML: the id of each row (char *, NULL for none) */
-} Table;
+} GrammarReportTable;
 
 typedef enum {
   BLOCK_HEADING,
@@ -61,15 +61,15 @@ typedef enum {
   BLOCK_CONCLUSION,
   BLOCK_TABLE,
   BLOCK_CHART,
-} BlockKind;
+} GrammarReportBlockKind;
 
 typedef struct
 {
-  BlockKind kind;
+  GrammarReportBlockKind kind;
   guint level;               /* headings: 1 or 2 */
   char *text;                /* plain text, or the SVG figure of a chart */
-  Table *table;
-} Block;
+  GrammarReportTable *table;
+} GrammarReportBlock;
 
 typedef struct
 {
@@ -78,46 +78,34 @@ typedef struct
   guint max_list;            /* entries of a list shown, at most (0: all) */
   JsonObject *templates;     /* while it is built: the report's `templates` */
   GPtrArray *blocks;
-} Document;
+} GrammarReportDocument;
 
 G_GNUC_INTERNAL
-gboolean  grammar_report_check            (JsonNode    *report,
-                                           GError     **error);
+GrammarReportDocument   *grammar_report_document_build  (JsonObject               *root,
+                                                         gboolean                  charts,
+                                                         guint                     max_list);
 G_GNUC_INTERNAL
-Document *grammar_report_document_build   (JsonObject  *root,
-                                           gboolean     charts,
-                                           guint        max_list);
+void                     grammar_report_document_free   (GrammarReportDocument    *doc);
 G_GNUC_INTERNAL
-void      grammar_report_document_free    (Document    *doc);
+guint                    grammar_report_table_n_rows    (const GrammarReportTable *table);
 G_GNUC_INTERNAL
-guint     grammar_report_char_width       (gunichar     c);
+const GrammarReportCell *grammar_report_table_cell      (const GrammarReportTable *table,
+                                                         guint                     row,
+                                                         guint                     column);
 G_GNUC_INTERNAL
-char     *grammar_report_sanitize         (const char  *text,
-                                           gboolean     keep_newlines,
-                                           guint        max_width);
+char                    *grammar_report_cell_preview    (const GrammarReportCell  *cell);
 G_GNUC_INTERNAL
-char     *grammar_report_escape_html      (const char  *text,
-                                           guint        max_width);
+char                    *grammar_report_cell_note       (const GrammarReportCell  *cell,
+                                                         guint                     shown);
 G_GNUC_INTERNAL
-guint     grammar_report_table_n_rows     (const Table *table);
+void                     grammar_report_render_text     (GString                  *out,
+                                                         GrammarReportDocument    *doc);
 G_GNUC_INTERNAL
-const Cell *grammar_report_table_cell     (const Table *table,
-                                           guint        row,
-                                           guint        column);
+void                     grammar_report_render_markdown (GString                  *out,
+                                                         GrammarReportDocument    *doc);
 G_GNUC_INTERNAL
-char     *grammar_report_cell_preview     (const Cell  *cell);
-G_GNUC_INTERNAL
-char     *grammar_report_cell_note        (const Cell  *cell,
-                                           guint        shown);
-G_GNUC_INTERNAL
-void      grammar_report_render_text      (GString     *out,
-                                           Document    *doc);
-G_GNUC_INTERNAL
-void      grammar_report_render_markdown  (GString     *out,
-                                           Document    *doc);
-G_GNUC_INTERNAL
-void      grammar_report_render_html      (GString     *out,
-                                           Document    *doc);
+void                     grammar_report_render_html     (GString                  *out,
+                                                         GrammarReportDocument    *doc);
 
 G_GNUC_INTERNAL
 gboolean  grammar_report_write_listed     (JsonNode             *report,
@@ -142,6 +130,6 @@ JsonNode *grammar_report_build_styles     (const char * const   *judged,
                                            guint                 max_list,
                                            GError              **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Document, grammar_report_document_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarReportDocument, grammar_report_document_free)
 
 G_END_DECLS

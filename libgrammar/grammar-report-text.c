@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "grammar-report-format-private.h"
 #include "grammar-report-private.h"
 
 /* Text */
@@ -81,10 +82,10 @@ wrap_line (GPtrArray  *lines,
 /* Adds @text (sanitized, one line) to @lines as column @column shows it:
  * wrapped or elided at its width, after @indent. */
 static void
-add_cell_line (GPtrArray    *lines,
-               const Column *column,
-               const char   *indent,
-               const char   *text)
+add_cell_line (GPtrArray                 *lines,
+               const GrammarReportColumn *column,
+               const char                *indent,
+               const char                *text)
 {
   guint width = column->max_width;
   guint indent_width = text_width (indent);
@@ -109,8 +110,8 @@ add_cell_line (GPtrArray    *lines,
 /* The lines a cell of a column table takes: one, or more for a template
  * (its SQL, then its example and id indented) and a wrapped column. */
 static GPtrArray *
-cell_lines (const Column *column,
-            const Cell   *cell)
+cell_lines (const GrammarReportColumn *column,
+            const GrammarReportCell   *cell)
 {
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *preview = NULL;
@@ -137,8 +138,8 @@ cell_lines (const Column *column,
 }
 
 static void
-text_columns (GString *out,
-              Table   *table)
+text_columns (GString            *out,
+              GrammarReportTable *table)
 {
   guint n_rows = grammar_report_table_n_rows (table);
   g_autofree guint *widths = g_new0 (guint, table->n_columns);
@@ -209,8 +210,8 @@ text_columns (GString *out,
  * value longer than CELL_SHOWN characters is cut there, with a line
  * saying so. */
 static void
-text_records (GString *out,
-              Table   *table)
+text_records (GString            *out,
+              GrammarReportTable *table)
 {
   guint header_width = 0;
   guint n_rows = grammar_report_table_n_rows (table);
@@ -227,7 +228,7 @@ text_records (GString *out,
       g_string_append_printf (out, "%s %s\n", table->columns[0].header, title);
       for (guint c = 1; c < table->n_columns; c++)
         {
-          const Cell *cell = grammar_report_table_cell (table, r, c);
+          const GrammarReportCell *cell = grammar_report_table_cell (table, r, c);
           g_autofree char *preview = grammar_report_cell_preview (cell);
           g_autofree char *note = grammar_report_cell_note (cell, CELL_SHOWN);
           g_autofree char *value = grammar_report_sanitize (preview, TRUE, 0);
@@ -257,12 +258,12 @@ text_records (GString *out,
 }
 
 void
-grammar_report_render_text (GString  *out,
-             Document *doc)
+grammar_report_render_text (GString               *out,
+                            GrammarReportDocument *doc)
 {
   for (guint i = 0; i < doc->blocks->len; i++)
     {
-      Block *block = g_ptr_array_index (doc->blocks, i);
+      GrammarReportBlock *block = g_ptr_array_index (doc->blocks, i);
       g_autofree char *text = block->text != NULL ? grammar_report_sanitize (block->text, FALSE, 0) : NULL;
 
       if (i > 0)

@@ -16,6 +16,7 @@
 #include "grammar-retrieval-metrics-private.h"
 #include "grammar-report.h"
 #include "grammar-report-private.h"
+#include "grammar-report-read-private.h"
 
 G_DEFINE_ENUM_TYPE (GrammarReportFormat, grammar_report_format,
   G_DEFINE_ENUM_VALUE (GRAMMAR_REPORT_FORMAT_TEXT, "text"),
@@ -149,7 +150,7 @@ grammar_report_write_listed (JsonNode             *report,
                              GError              **error)
 {
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (Document) doc = NULL;
+  g_autoptr (GrammarReportDocument) doc = NULL;
 
   if (!grammar_report_check (report, error) || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;

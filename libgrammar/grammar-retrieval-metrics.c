@@ -9,9 +9,9 @@
 #include "grammar-document.h"
 #include "grammar-evaluation-private.h"
 #include "grammar-graded-private.h"
+#include "grammar-hash-private.h"
 #include "grammar-hit.h"
 #include "grammar-json-private.h"
-#include "grammar-qa-generator-private.h"
 #include "grammar-retrieval-metrics-private.h"
 
 /**
@@ -180,7 +180,7 @@ static guint
 count_words (GrammarRetrievalMetrics *self,
              const char              *text)
 {
-  guint64 hash = grammar_qa_fnv1a64 (text);
+  guint64 hash = grammar_hash_fnv1a64 (text);
   WordCount *slot;
 
   if (self->word_counts == NULL)

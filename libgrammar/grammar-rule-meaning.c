@@ -15,7 +15,7 @@
 static void
 entity_free (gpointer data)
 {
-  Entity *entity = data;
+  GrammarRulesEntity *entity = data;
 
   g_free (entity->written);
   g_free (entity->table);
@@ -26,7 +26,7 @@ entity_free (gpointer data)
 }
 
 void
-grammar_rules_meaning_free (Meaning *meaning)
+grammar_rules_meaning_free (GrammarRulesMeaning *meaning)
 {
   g_free (meaning->attribute);
   g_free (meaning->owner);
@@ -38,11 +38,11 @@ grammar_rules_meaning_free (Meaning *meaning)
 }
 
 static gboolean
-comparison_from_token (Token      *token,
-                       gboolean    mirrored,
-                       Comparison *comparison)
+comparison_from_token (GrammarRulesToken      *token,
+                       gboolean                mirrored,
+                       GrammarRulesComparison *comparison)
 {
-  static const struct { const char *symbol; Comparison comparison, mirror; } symbols[] = {
+  static const struct { const char *symbol; GrammarRulesComparison comparison, mirror; } symbols[] = {
     { "=", COMPARISON_EQ, COMPARISON_EQ }, { "==", COMPARISON_EQ, COMPARISON_EQ },
     { "!=", COMPARISON_NE, COMPARISON_NE }, { "<>", COMPARISON_NE, COMPARISON_NE },
     { "<", COMPARISON_LT, COMPARISON_GT }, { "<=", COMPARISON_LE, COMPARISON_GE },
@@ -66,15 +66,15 @@ comparison_from_token (Token      *token,
 /* Fills how @entity is written and compared, and the alias of the
  * column it is compared with, from its first occurrence. */
 static void
-find_occurrence (GArray     *tokens,
-                 const char *placeholder,
-                 Entity     *entity)
+find_occurrence (GArray             *tokens,
+                 const char         *placeholder,
+                 GrammarRulesEntity *entity)
 {
   entity->written = g_strdup (placeholder);
   entity->comparison = COMPARISON_EQ;
   for (guint i = 0; i < tokens->len; i++)
     {
-      Token *token = grammar_rules_token_at (tokens, i);
+      GrammarRulesToken *token = grammar_rules_token_at (tokens, i);
 
       if (token->kind != TOKEN_PLACEHOLDER || g_ascii_strcasecmp (token->text, placeholder) != 0)
         continue;
@@ -132,7 +132,7 @@ bare_name (const char *name)
 }
 
 /* What @column of @table holds, by its declared type in @schema. */
-static ValueKind
+static GrammarRulesValueKind
 column_kind (GrammarSchema *schema,
              const char    *table,
              const char    *column)
@@ -161,7 +161,7 @@ read_entities (GrammarSqlTemplate *sql_template,
 
   for (guint i = 0; i < grammar_sql_template_get_n_placeholders (sql_template); i++)
     {
-      Entity *entity = g_new0 (Entity, 1);
+      GrammarRulesEntity *entity = g_new0 (GrammarRulesEntity, 1);
       const char *column = grammar_sql_template_get_placeholder_column (sql_template, i);
 
       entity->table = g_strdup (grammar_sql_template_get_placeholder_table (sql_template, i));
@@ -181,20 +181,20 @@ read_entities (GrammarSqlTemplate *sql_template,
 }
 
 /* The table reference @name stands for: an alias, else a table name. */
-static TableRef *
+static GrammarRulesTableRef *
 lookup_ref (GPtrArray  *refs,
             const char *name)
 {
   for (guint i = 0; i < refs->len; i++)
     {
-      TableRef *ref = g_ptr_array_index (refs, i);
+      GrammarRulesTableRef *ref = g_ptr_array_index (refs, i);
 
       if (ref->alias != NULL && g_ascii_strcasecmp (ref->alias, name) == 0)
         return ref;
     }
   for (guint i = 0; i < refs->len; i++)
     {
-      TableRef *ref = g_ptr_array_index (refs, i);
+      GrammarRulesTableRef *ref = g_ptr_array_index (refs, i);
 
       if (g_ascii_strcasecmp (ref->table, name) == 0)
         return ref;
@@ -205,10 +205,10 @@ lookup_ref (GPtrArray  *refs,
 /* The row a projected column is read from: its qualifier through the
  * aliases, else the only table, else (with a schema) the first table
  * that has the column, else the first table. */
-static TableRef *
-resolve_ref (GPtrArray     *refs,
-             Projection    *projection,
-             GrammarSchema *schema)
+static GrammarRulesTableRef *
+resolve_ref (GPtrArray              *refs,
+             GrammarRulesProjection *projection,
+             GrammarSchema          *schema)
 {
   if (projection->qualifier != NULL)
     return lookup_ref (refs, projection->qualifier);
@@ -217,7 +217,7 @@ resolve_ref (GPtrArray     *refs,
   if (schema != NULL && refs->len > 1 && projection->column != NULL)
     for (guint i = 0; i < refs->len; i++)
       {
-        TableRef *ref = g_ptr_array_index (refs, i);
+        GrammarRulesTableRef *ref = g_ptr_array_index (refs, i);
         GrammarTable *table = grammar_schema_get_table (schema, ref->table);
 
         if (table != NULL && grammar_table_get_column (table, projection->column) != NULL)
@@ -228,11 +228,11 @@ resolve_ref (GPtrArray     *refs,
 
 /* The row an entity's placeholder picks: the alias of the compared
  * column, else the first reference to the placeholder's table. */
-static TableRef *
-entity_ref (GPtrArray *refs,
-            Entity    *entity)
+static GrammarRulesTableRef *
+entity_ref (GPtrArray          *refs,
+            GrammarRulesEntity *entity)
 {
-  TableRef *ref = entity->qualifier != NULL ? lookup_ref (refs, entity->qualifier) : NULL;
+  GrammarRulesTableRef *ref = entity->qualifier != NULL ? lookup_ref (refs, entity->qualifier) : NULL;
 
   return ref != NULL ? ref : lookup_ref (refs, entity->table);
 }
@@ -241,15 +241,15 @@ entity_ref (GPtrArray *refs,
  * alias, not table: in `employee e JOIN employee s`, `s.name` is not the
  * name of the employee `e.name` picks. */
 static int
-find_owner_entity (GPtrArray  *entities,
-                   GPtrArray  *refs,
-                   TableRef   *owner_ref,
-                   const char *owner_table)
+find_owner_entity (GPtrArray            *entities,
+                   GPtrArray            *refs,
+                   GrammarRulesTableRef *owner_ref,
+                   const char           *owner_table)
 {
   for (guint i = 0; i < entities->len; i++)
     {
-      Entity *entity = g_ptr_array_index (entities, i);
-      TableRef *ref = entity_ref (refs, entity);
+      GrammarRulesEntity *entity = g_ptr_array_index (entities, i);
+      GrammarRulesTableRef *ref = entity_ref (refs, entity);
 
       if (owner_ref != NULL && ref != NULL ? ref == owner_ref :
           owner_table != NULL && g_ascii_strcasecmp (entity->table, owner_table) == 0)
@@ -285,15 +285,15 @@ role_of_column (const char *column)
  * `e.supervisor_id = s.employee_id` → “supervisor”, but
  * `p.client_id = c.client_id` → none). */
 static char *
-join_role (GArray    *tokens,
-           GPtrArray *refs,
-           TableRef  *owner,
-           const char *owner_noun)
+join_role (GArray               *tokens,
+           GPtrArray            *refs,
+           GrammarRulesTableRef *owner,
+           const char           *owner_noun)
 {
   for (guint i = 0; i + 6 < tokens->len; i++)
     {
-      Token *t = grammar_rules_token_at (tokens, i);
-      TableRef *left, *right, *other;
+      GrammarRulesToken *t = grammar_rules_token_at (tokens, i);
+      GrammarRulesTableRef *left, *right, *other;
       const char *other_column;
       g_autofree char *role = NULL;
       g_autofree char *other_noun = NULL;
@@ -323,9 +323,9 @@ join_role (GArray    *tokens,
 /* “industry”, “number of employees”, “highest age”; a column named after
  * its table loses the table's noun (`project.Project_Name` → “name”). */
 static char *
-describe_projection (Projection *projection,
-                     const char *table_noun,
-                     ValueKind   kind)
+describe_projection (GrammarRulesProjection *projection,
+                     const char             *table_noun,
+                     GrammarRulesValueKind   kind)
 {
   g_autofree char *base = NULL;
   gboolean star = projection->column == NULL || g_str_equal (projection->column, "*");
@@ -383,20 +383,20 @@ read_select (GArray     *tokens,
 
 /* The attribute: what the projections read, named from their rows. */
 static void
-describe_attribute (Meaning       *meaning,
-                    GPtrArray     *projections,
-                    GPtrArray     *refs,
-                    GrammarSchema *schema)
+describe_attribute (GrammarRulesMeaning *meaning,
+                    GPtrArray           *projections,
+                    GPtrArray           *refs,
+                    GrammarSchema       *schema)
 {
   g_autoptr (GPtrArray) phrases = g_ptr_array_new_with_free_func (g_free);
-  Projection *first = g_ptr_array_index (projections, 0);
+  GrammarRulesProjection *first = g_ptr_array_index (projections, 0);
 
   for (guint i = 0; i < projections->len; i++)
     {
-      Projection *projection = g_ptr_array_index (projections, i);
-      TableRef *ref = resolve_ref (refs, projection, schema);
+      GrammarRulesProjection *projection = g_ptr_array_index (projections, i);
+      GrammarRulesTableRef *ref = resolve_ref (refs, projection, schema);
       g_autofree char *noun = ref != NULL ? grammar_rule_verbalizer_entity_noun (ref->table) : NULL;
-      ValueKind kind = column_kind (schema, ref != NULL ? ref->table : NULL, projection->column);
+      GrammarRulesValueKind kind = column_kind (schema, ref != NULL ? ref->table : NULL, projection->column);
 
       g_ptr_array_add (phrases, describe_projection (projection, i == 0 ? meaning->owner : noun, kind));
     }
@@ -411,11 +411,11 @@ describe_attribute (Meaning       *meaning,
 /* Names the projected row: an entity's noun when it is that entity's
  * row, else its role in a join, else its table's noun. */
 static void
-name_owner (Meaning    *meaning,
-            GArray     *tokens,
-            GPtrArray  *refs,
-            TableRef   *owner_ref,
-            const char *owner_table)
+name_owner (GrammarRulesMeaning  *meaning,
+            GArray               *tokens,
+            GPtrArray            *refs,
+            GrammarRulesTableRef *owner_ref,
+            const char           *owner_table)
 {
   g_autofree char *table_noun = owner_table != NULL ? grammar_rule_verbalizer_entity_noun (owner_table) : NULL;
   char *role;
@@ -423,18 +423,19 @@ name_owner (Meaning    *meaning,
   meaning->owner_entity = find_owner_entity (meaning->entities, refs, owner_ref, owner_table);
   if (meaning->owner_entity >= 0)
     {
-      meaning->owner = g_strdup (((Entity *) g_ptr_array_index (meaning->entities, meaning->owner_entity))->noun);
+      meaning->owner = g_strdup (((GrammarRulesEntity *) g_ptr_array_index (meaning->entities,
+                                                                            meaning->owner_entity))->noun);
       return;
     }
   role = owner_ref != NULL && table_noun != NULL ? join_role (tokens, refs, owner_ref, table_noun) : NULL;
   meaning->owner = role != NULL ? role : g_steal_pointer (&table_noun);
 }
 
-Meaning *
+GrammarRulesMeaning *
 grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
              GrammarSchema      *schema)
 {
-  g_autoptr (Meaning) meaning = g_new0 (Meaning, 1);
+  g_autoptr (GrammarRulesMeaning) meaning = g_new0 (GrammarRulesMeaning, 1);
   g_autoptr (GArray) tokens = grammar_rules_tokenize (grammar_sql_template_get_sql (sql_template));
   g_autoptr (GPtrArray) projections = NULL;
   g_autoptr (GPtrArray) refs = NULL;
@@ -444,8 +445,8 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
   n_entities = meaning->entities->len;
   if (read_select (tokens, &projections, &refs))
     {
-      Projection *first = g_ptr_array_index (projections, 0);
-      TableRef *owner_ref = resolve_ref (refs, first, schema);
+      GrammarRulesProjection *first = g_ptr_array_index (projections, 0);
+      GrammarRulesTableRef *owner_ref = resolve_ref (refs, first, schema);
 
       name_owner (meaning, tokens, refs, owner_ref, owner_ref != NULL ? owner_ref->table : first->qualifier);
       describe_attribute (meaning, projections, refs, schema);
@@ -462,7 +463,7 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
       /* Not a SELECT the reader follows: ask for its “details” about the
        * first entity. */
       meaning->owner_entity = 0;
-      meaning->owner = g_strdup (((Entity *) g_ptr_array_index (meaning->entities, 0))->noun);
+      meaning->owner = g_strdup (((GrammarRulesEntity *) g_ptr_array_index (meaning->entities, 0))->noun);
       meaning->attribute = g_strdup ("details");
       meaning->plural = TRUE;
     }
@@ -494,16 +495,16 @@ grammar_rules_meaning_new (GrammarSqlTemplate *sql_template,
  * column, %K “is” or “are” for that column, and %Q the comparison. */
 
 void
-grammar_rules_slot_set (Slots      *slots,
-          char        letter,
-          const char *value)
+grammar_rules_slot_set (GrammarRulesSlots *slots,
+                        char               letter,
+                        const char        *value)
 {
   slots->slots[letter - 'A'] = value;
 }
 
 char *
-grammar_rules_expand (const char  *format,
-        const Slots *slots)
+grammar_rules_expand (const char              *format,
+                      const GrammarRulesSlots *slots)
 {
   GString *text = g_string_new (NULL);
 
@@ -521,8 +522,8 @@ grammar_rules_expand (const char  *format,
 }
 
 static const char *
-comparison_words (Comparison comparison,
-                  Register   reg)
+comparison_words (GrammarRulesComparison comparison,
+                  GrammarRulesRegister   reg)
 {
   gboolean brief = reg == REGISTER_SHORT;
 
@@ -543,9 +544,9 @@ comparison_words (Comparison comparison,
  * one whose rows COUNT(*) counts: plural, without article (“employees
  * whose hire date is …”). */
 static GPtrArray *
-describe_entity (Entity   *entity,
-                 Register  reg,
-                 gboolean  counted)
+describe_entity (GrammarRulesEntity   *entity,
+                 GrammarRulesRegister  reg,
+                 gboolean              counted)
 {
   static const char * const counted_named[] = { "%N %Q %P", "%N called %P", NULL };
   static const char * const counted_equal[] = { "%N whose %C %K %P", "%N with %C %P", NULL };
@@ -561,7 +562,7 @@ describe_entity (Entity   *entity,
   static const char * const compare_short[] = { "%N with %C %Q %P", NULL };
   const char * const *formats;
   GPtrArray *descriptions = g_ptr_array_new_with_free_func (g_free);
-  Slots slots = { { NULL } };
+  GrammarRulesSlots slots = { { NULL } };
 
   if (counted)
     formats = entity->naming != NULL ? counted_named :
@@ -584,20 +585,20 @@ describe_entity (Entity   *entity,
 }
 
 /* With COUNT(*), what is counted is the projected table's rows. */
-static const Pattern *
-counting_patterns (Shape    shape,
-                   Register reg)
+static const GrammarRulesPattern *
+counting_patterns (GrammarRulesShape    shape,
+                   GrammarRulesRegister reg)
 {
-  static const Pattern simple_full[] = { { "the number of %F", 0 }, { NULL, 0 } };
-  static const Pattern follow_full[] = {
+  static const GrammarRulesPattern simple_full[] = { { "the number of %F", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern follow_full[] = {
     { "the %A of %F", 0 }, { "the %A for %F", 0 }, { "the %A associated with %F", 0 }, { NULL, 0 } };
-  static const Pattern link_full[] = { { "the %A for %E", 0 }, { "the %A linking %E", 0 }, { NULL, 0 } };
-  static const Pattern owner_full[] = {
+  static const GrammarRulesPattern link_full[] = { { "the %A for %E", 0 }, { "the %A linking %E", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern owner_full[] = {
     { "the number of %F with %X", NEEDS_NO_WITH_FIRST }, { "the number of %F for %X", 0 }, { NULL, 0 } };
-  static const Pattern simple_short[] = { { "number of %F", 0 }, { "count of %F", 0 }, { NULL, 0 } };
-  static const Pattern follow_short[] = { { "%A of %F", 0 }, { "%A for %F", 0 }, { NULL, 0 } };
-  static const Pattern link_short[] = { { "%A for %E", 0 }, { NULL, 0 } };
-  static const Pattern owner_short[] = { { "number of %F for %X", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern simple_short[] = { { "number of %F", 0 }, { "count of %F", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern follow_short[] = { { "%A of %F", 0 }, { "%A for %F", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern link_short[] = { { "%A for %E", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern owner_short[] = { { "number of %F for %X", 0 }, { NULL, 0 } };
   gboolean brief = reg == REGISTER_SHORT;
 
   switch (shape)
@@ -610,30 +611,30 @@ counting_patterns (Shape    shape,
     }
 }
 
-static const Pattern *
-target_patterns (Shape    shape,
-                 Register reg)
+static const GrammarRulesPattern *
+target_patterns (GrammarRulesShape    shape,
+                 GrammarRulesRegister reg)
 {
-  static const Pattern simple_full[] = { { "the %A of %F", 0 }, { "the %A for %F", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern simple_full[] = { { "the %A of %F", 0 }, { "the %A for %F", 0 }, { NULL, 0 } };
   /* No “the %A of the %O for %F”: a chain of bare nouns (“the role of
    * the assignment for the employee …”) leaves the reader to guess what
    * “for” attaches to. The linking row's attribute is not its first
    * entity's either (“the years working of the company …”). */
-  static const Pattern follow_full[] = {
+  static const GrammarRulesPattern follow_full[] = {
     { "the %A of the %O of %F", 0 }, { "the %A of the %O associated with %F", 0 },
     { "the %H for %F", NEEDS_PLAIN }, { NULL, 0 } };
-  static const Pattern link_full[] = {
+  static const GrammarRulesPattern link_full[] = {
     { "the %A for %E", 0 }, { "the %A recorded for %E", 0 }, { "the %A of the %O linking %E", NEEDS_OWN_NOUN },
     { NULL, 0 } };
-  static const Pattern owner_full[] = {
+  static const GrammarRulesPattern owner_full[] = {
     { "the %A of %F with %X", NEEDS_NO_WITH_FIRST }, { "the %A of %F for %X", 0 },
     { "the %A of %F in connection with %X", 0 }, { NULL, 0 } };
-  static const Pattern simple_short[] = {
+  static const GrammarRulesPattern simple_short[] = {
     { "%A of %F", 0 }, { "%A for %F", 0 }, { "%F %A", NEEDS_NAMED_FIRST }, { "%A, %F", 0 }, { NULL, 0 } };
-  static const Pattern follow_short[] = {
+  static const GrammarRulesPattern follow_short[] = {
     { "%H of %F", NEEDS_PLAIN }, { "%A of %O of %F", 0 }, { "%H for %F", NEEDS_PLAIN }, { NULL, 0 } };
-  static const Pattern link_short[] = { { "%A for %E", 0 }, { "%A, %E", 0 }, { NULL, 0 } };
-  static const Pattern owner_short[] = {
+  static const GrammarRulesPattern link_short[] = { { "%A for %E", 0 }, { "%A, %E", 0 }, { NULL, 0 } };
+  static const GrammarRulesPattern owner_short[] = {
     { "%A of %F with %X", NEEDS_NO_WITH_FIRST }, { "%A for %E", 0 }, { NULL, 0 } };
   gboolean brief = reg == REGISTER_SHORT;
 
@@ -648,7 +649,7 @@ target_patterns (Shape    shape,
 }
 
 static gboolean
-counted_entity (Meaning *meaning)
+counted_entity (GrammarRulesMeaning *meaning)
 {
   return meaning->counting && meaning->owner_entity >= 0;
 }
@@ -657,7 +658,7 @@ counted_entity (Meaning *meaning)
  * linking table named after what it links (`book_author`) is no thing
  * of its own to name (“the role of the book author linking …”). */
 static gboolean
-owner_says_more (Meaning *meaning)
+owner_says_more (GrammarRulesMeaning *meaning)
 {
   g_auto (GStrv) words = meaning->owner != NULL ? g_strsplit (meaning->owner, " ", -1) : NULL;
 
@@ -667,7 +668,8 @@ owner_says_more (Meaning *meaning)
 
       for (guint e = 0; e < meaning->entities->len && !known; e++)
         {
-          g_auto (GStrv) noun = g_strsplit (((Entity *) g_ptr_array_index (meaning->entities, e))->noun, " ", -1);
+          g_auto (GStrv) noun = g_strsplit (((GrammarRulesEntity *) g_ptr_array_index (meaning->entities, e))->noun,
+                                            " ", -1);
 
           known = g_strv_contains ((const char * const *) noun, words[w]);
         }
@@ -679,16 +681,16 @@ owner_says_more (Meaning *meaning)
 
 /* Whether %R is “the %A” alone, or “the %A of the %O”. */
 static gboolean
-relative_is_bare (Meaning *meaning)
+relative_is_bare (GrammarRulesMeaning *meaning)
 {
   return meaning->shape == SHAPE_SIMPLE || meaning->shape == SHAPE_LINK || meaning->counting;
 }
 
 gboolean
-grammar_rules_pattern_applies (guint       needs,
-                 Meaning    *meaning,
-                 gboolean    named_first,
-                 const char *first)
+grammar_rules_pattern_applies (guint                needs,
+                               GrammarRulesMeaning *meaning,
+                               gboolean             named_first,
+                               const char          *first)
 {
   if ((needs & NEEDS_COUNTED) && !(counted_entity (meaning) && meaning->shape == SHAPE_SIMPLE))
     return FALSE;
@@ -714,7 +716,7 @@ grammar_rules_pattern_applies (guint       needs,
 static void
 realization_free (gpointer data)
 {
-  Realization *realization = data;
+  GrammarRulesRealization *realization = data;
 
   g_free (realization->target);
   g_free (realization->entities);
@@ -726,7 +728,7 @@ realization_free (gpointer data)
 /* Entity orders: as in the SQL, and reversed, except that the entity
  * whose column is projected always comes first. */
 static GPtrArray *
-entity_orders (Meaning *meaning)
+entity_orders (GrammarRulesMeaning *meaning)
 {
   GPtrArray *orders = g_ptr_array_new_with_free_func (g_free);
   guint n = meaning->entities->len;
@@ -804,8 +806,8 @@ typedef struct
 } YesNoPattern;
 
 static const YesNoPattern *
-yes_no_patterns (Shape    shape,
-                 Register reg)
+yes_no_patterns (GrammarRulesShape    shape,
+                 GrammarRulesRegister reg)
 {
   static const YesNoPattern simple_full[] = { { "whether %F %S", "%U %F %Y", 0 }, { NULL, NULL, 0 } };
   static const YesNoPattern follow_full[] = {
@@ -831,15 +833,15 @@ yes_no_patterns (Shape    shape,
 }
 
 static void
-add_yes_no_realizations (GPtrArray   *realizations,
-                         Meaning     *meaning,
-                         Register     reg,
-                         const char **ordered)
+add_yes_no_realizations (GPtrArray             *realizations,
+                         GrammarRulesMeaning   *meaning,
+                         GrammarRulesRegister   reg,
+                         const char           **ordered)
 {
   const YesNoPattern *patterns = yes_no_patterns (meaning->shape, reg);
   guint n = meaning->entities->len;
   g_autofree char *all = join_conjunction (ordered, n);
-  Slots slots = { { NULL } };
+  GrammarRulesSlots slots = { { NULL } };
 
   grammar_rules_slot_set (&slots, 'A', meaning->attribute);
   grammar_rules_slot_set (&slots, 'O', meaning->owner != NULL ? meaning->owner : "record");
@@ -850,11 +852,11 @@ add_yes_no_realizations (GPtrArray   *realizations,
   grammar_rules_slot_set (&slots, 'Y', meaning->predicate);
   for (guint p = 0; patterns[p].target != NULL; p++)
     {
-      Realization *realization;
+      GrammarRulesRealization *realization;
 
       if (!grammar_rules_pattern_applies (patterns[p].needs, meaning, FALSE, n > 0 ? ordered[0] : NULL))
         continue;
-      realization = g_new0 (Realization, 1);
+      realization = g_new0 (GrammarRulesRealization, 1);
       realization->pattern = p;
       realization->target = grammar_rules_expand (patterns[p].target, &slots);
       realization->question = grammar_rules_expand (patterns[p].question, &slots);
@@ -865,20 +867,20 @@ add_yes_no_realizations (GPtrArray   *realizations,
 }
 
 static void
-add_realizations (GPtrArray   *realizations,
-                  Meaning     *meaning,
-                  Register     reg,
-                  const char **ordered,
-                  gboolean     named_first)
+add_realizations (GPtrArray             *realizations,
+                  GrammarRulesMeaning   *meaning,
+                  GrammarRulesRegister   reg,
+                  const char           **ordered,
+                  gboolean               named_first)
 {
-  const Pattern *patterns = meaning->counting ? counting_patterns (meaning->shape, reg) :
+  const GrammarRulesPattern *patterns = meaning->counting ? counting_patterns (meaning->shape, reg) :
                            target_patterns (meaning->shape, reg);
   guint n = meaning->entities->len;
   g_autofree char *all = join_conjunction (ordered, n);
   g_autofree char *rest = join_conjunction (ordered + 1, n > 0 ? n - 1 : 0);
   g_autofree char *compound = grammar_rules_compound (meaning->owner != NULL ? meaning->owner : "record",
                                                       meaning->attribute);
-  Slots slots = { { NULL } };
+  GrammarRulesSlots slots = { { NULL } };
 
   grammar_rules_slot_set (&slots, 'A', meaning->attribute);
   grammar_rules_slot_set (&slots, 'O', meaning->owner != NULL ? meaning->owner : "record");
@@ -888,11 +890,11 @@ add_realizations (GPtrArray   *realizations,
   grammar_rules_slot_set (&slots, 'H', compound);
   for (guint p = 0; patterns[p].format != NULL; p++)
     {
-      Realization *realization;
+      GrammarRulesRealization *realization;
 
       if (!grammar_rules_pattern_applies (patterns[p].needs, meaning, named_first, n > 0 ? ordered[0] : NULL))
         continue;
-      realization = g_new0 (Realization, 1);
+      realization = g_new0 (GrammarRulesRealization, 1);
       realization->pattern = p;
       realization->target = grammar_rules_expand (patterns[p].format, &slots);
       realization->entities = g_strdup (all);
@@ -917,8 +919,8 @@ drop_with (GPtrArray *descriptions)
 }
 
 GPtrArray *
-grammar_rules_realize (Meaning  *meaning,
-         Register  reg)
+grammar_rules_realize (GrammarRulesMeaning  *meaning,
+                       GrammarRulesRegister  reg)
 {
   GPtrArray *realizations = g_ptr_array_new_with_free_func (realization_free);
   g_autoptr (GPtrArray) descriptions = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
@@ -945,7 +947,7 @@ grammar_rules_realize (Meaning  *meaning,
       {
         const guint *order = g_ptr_array_index (orders, o);
         const guint *choice = g_ptr_array_index (choices, c);
-        Entity *first = n > 0 ? g_ptr_array_index (meaning->entities, order[0]) : NULL;
+        GrammarRulesEntity *first = n > 0 ? g_ptr_array_index (meaning->entities, order[0]) : NULL;
 
         for (guint i = 0; i < n; i++)
           ordered[i] = g_ptr_array_index ((GPtrArray *) g_ptr_array_index (descriptions, order[i]),

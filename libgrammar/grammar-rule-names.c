@@ -254,16 +254,16 @@ grammar_rules_pluralize (const char *noun)
 static void
 token_clear (gpointer data)
 {
-  g_free (((Token *) data)->text);
+  g_free (((GrammarRulesToken *) data)->text);
 }
 
 static void
-add_token (GArray     *tokens,
-           TokenKind   kind,
-           char       *text,
-           gboolean    quoted)
+add_token (GArray                *tokens,
+           GrammarRulesTokenKind  kind,
+           char                  *text,
+           gboolean               quoted)
 {
-  Token token = { kind, text, quoted };
+  GrammarRulesToken token = { kind, text, quoted };
 
   g_array_append_val (tokens, token);
 }
@@ -282,7 +282,7 @@ looks_like_placeholder (const char *text)
 GArray *
 grammar_rules_tokenize (const char *sql)
 {
-  GArray *tokens = g_array_new (FALSE, FALSE, sizeof (Token));
+  GArray *tokens = g_array_new (FALSE, FALSE, sizeof (GrammarRulesToken));
   const char *p = sql;
 
   g_array_set_clear_func (tokens, token_clear);
@@ -334,29 +334,29 @@ grammar_rules_tokenize (const char *sql)
     }
 }
 
-Token *
+GrammarRulesToken *
 grammar_rules_token_at (GArray *tokens,
           guint   index)
 {
-  return index < tokens->len ? &g_array_index (tokens, Token, index) : NULL;
+  return index < tokens->len ? &g_array_index (tokens, GrammarRulesToken, index) : NULL;
 }
 
 gboolean
-grammar_rules_is_word (Token      *token,
-         const char *word)
+grammar_rules_is_word (GrammarRulesToken *token,
+                       const char        *word)
 {
   return token != NULL && token->kind == TOKEN_WORD && g_ascii_strcasecmp (token->text, word) == 0;
 }
 
 gboolean
-grammar_rules_is_symbol (Token      *token,
-           const char *symbol)
+grammar_rules_is_symbol (GrammarRulesToken *token,
+                         const char        *symbol)
 {
   return token != NULL && token->kind == TOKEN_SYMBOL && g_str_equal (token->text, symbol);
 }
 
 static gboolean
-is_any_word (Token              *token,
+is_any_word (GrammarRulesToken  *token,
              const char * const *words)
 {
   for (guint i = 0; words[i] != NULL; i++)
@@ -375,7 +375,7 @@ static const char * const reserved_words[] = {
 
 /* A name a table, column or alias can have. */
 gboolean
-grammar_rules_is_name (Token *token)
+grammar_rules_is_name (GrammarRulesToken *token)
 {
   if (token == NULL)
     return FALSE;
@@ -396,7 +396,7 @@ grammar_rules_find_top_level (GArray             *tokens,
 
   for (guint i = from; i < to; i++)
     {
-      Token *token = grammar_rules_token_at (tokens, i);
+      GrammarRulesToken *token = grammar_rules_token_at (tokens, i);
 
       if (grammar_rules_is_symbol (token, "("))
         depth++;
@@ -428,7 +428,7 @@ skip_parentheses (GArray *tokens,
 static void
 table_ref_free (gpointer data)
 {
-  TableRef *ref = data;
+  GrammarRulesTableRef *ref = data;
 
   g_free (ref->table);
   g_free (ref->alias);
@@ -448,7 +448,7 @@ grammar_rules_read_from_clause (GArray *tokens,
 
   while (i < to)
     {
-      Token *token = grammar_rules_token_at (tokens, i);
+      GrammarRulesToken *token = grammar_rules_token_at (tokens, i);
 
       if (grammar_rules_is_symbol (token, "("))
         {
@@ -459,7 +459,7 @@ grammar_rules_read_from_clause (GArray *tokens,
         }
       if (expect_table && grammar_rules_is_name (token))
         {
-          TableRef *ref = g_new0 (TableRef, 1);
+          GrammarRulesTableRef *ref = g_new0 (GrammarRulesTableRef, 1);
 
           if (grammar_rules_is_symbol (grammar_rules_token_at (tokens, i + 1), ".") && grammar_rules_is_name (grammar_rules_token_at (tokens, i + 2)))
             i += 2;   /* schema.table */
@@ -483,7 +483,7 @@ grammar_rules_read_from_clause (GArray *tokens,
 static void
 projection_free (gpointer data)
 {
-  Projection *projection = data;
+  GrammarRulesProjection *projection = data;
 
   g_free (projection->qualifier);
   g_free (projection->column);
@@ -505,15 +505,15 @@ aggregate_phrase (const char *function)
   return NULL;
 }
 
-static void read_expression (GArray *tokens, guint from, guint to, Projection *projection);
+static void read_expression (GArray *tokens, guint from, guint to, GrammarRulesProjection *projection);
 
 /* `f(args)` in [@from, @to): the column of the arguments, with the
  * aggregate's phrase; other functions (lower, trim…) are see-through. */
 static gboolean
-read_function (GArray     *tokens,
-               guint       from,
-               guint       to,
-               Projection *projection)
+read_function (GArray                 *tokens,
+               guint                   from,
+               guint                   to,
+               GrammarRulesProjection *projection)
 {
   guint start = from + 2;
 
@@ -531,12 +531,12 @@ read_function (GArray     *tokens,
 
 /* The column an expression in [@from, @to) reads. */
 static void
-read_expression (GArray     *tokens,
-                 guint       from,
-                 guint       to,
-                 Projection *projection)
+read_expression (GArray                 *tokens,
+                 guint                   from,
+                 guint                   to,
+                 GrammarRulesProjection *projection)
 {
-  Token *first = grammar_rules_token_at (tokens, from);
+  GrammarRulesToken *first = grammar_rules_token_at (tokens, from);
 
   if (to - from == 1 && (grammar_rules_is_name (first) || grammar_rules_is_symbol (first, "*")))
     {
@@ -556,7 +556,7 @@ read_expression (GArray     *tokens,
   /* Anything else (arithmetic, CASE…): its first column reference. */
   for (guint i = from; i < to; i++)
     {
-      Token *token = grammar_rules_token_at (tokens, i);
+      GrammarRulesToken *token = grammar_rules_token_at (tokens, i);
 
       if (!grammar_rules_is_name (token) || grammar_rules_is_symbol (grammar_rules_token_at (tokens, i + 1), "("))
         continue;
@@ -572,12 +572,12 @@ read_expression (GArray     *tokens,
 }
 
 /* One item of the projection list, tokens [@from, @to). */
-static Projection *
+static GrammarRulesProjection *
 read_projection (GArray *tokens,
                  guint   from,
                  guint   to)
 {
-  Projection *projection = g_new0 (Projection, 1);
+  GrammarRulesProjection *projection = g_new0 (GrammarRulesProjection, 1);
 
   if (to - from >= 3 && grammar_rules_is_word (grammar_rules_token_at (tokens, to - 2), "as") && grammar_rules_is_name (grammar_rules_token_at (tokens, to - 1)))
     {

@@ -174,7 +174,7 @@ is_all_caps (const char *word)
 
 /* ValueKind from a declared type, by the words SQL types are made of
  * (SQLite's affinity rules, with dates, times and booleans first). */
-ValueKind
+GrammarRulesValueKind
 grammar_rules_value_kind (const char *declared_type)
 {
   g_autofree char *type = NULL;
@@ -589,8 +589,8 @@ static const char * const time_nouns[] = { "date", "time", "timestamp", "datetim
  * an event noun → “time placed”; `effective_on` → “effective date”,
  * `last_login_at` → “last login time”. */
 static gboolean
-name_event (GPtrArray *words,
-            ValueKind  kind)
+name_event (GPtrArray             *words,
+            GrammarRulesValueKind  kind)
 {
   guint n = words->len;
   const char *last = g_ptr_array_index (words, n - 1);
@@ -721,8 +721,8 @@ name_possessive (GPtrArray *words)
  * holds is its date (its year, for a whole number), or an amount for
  * the participles of payments (“amount paid”). */
 static void
-name_participle (GPtrArray *words,
-                 ValueKind  kind)
+name_participle (GPtrArray             *words,
+                 GrammarRulesValueKind  kind)
 {
   const char *last = g_ptr_array_index (words, words->len - 1);
   const Participle *entry;
@@ -790,9 +790,9 @@ count_time (GPtrArray *words)
  * year”, `paid` REAL → “amount paid”) and a counted time unit in the
  * plural (“years working”). */
 char *
-grammar_rules_column_phrase (const char *column,
-                             ValueKind   kind,
-                             const char *owner_noun)
+grammar_rules_column_phrase (const char            *column,
+                             GrammarRulesValueKind  kind,
+                             const char            *owner_noun)
 {
   g_autoptr (GPtrArray) words = grammar_rules_identifier_words (column);
   g_autofree char *unit = NULL;

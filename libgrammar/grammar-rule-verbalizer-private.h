@@ -11,18 +11,18 @@ G_BEGIN_DECLS
 #define MAX_COMBINATIONS 64
 #define LONG_MIN_WORDS 30
 
-typedef struct _StyleInfo StyleInfo;
-typedef struct _Token Token;
-typedef struct _TableRef TableRef;
-typedef struct _Projection Projection;
-typedef struct _Entity Entity;
-typedef struct _Meaning Meaning;
-typedef struct _Slots Slots;
-typedef struct _Pattern Pattern;
-typedef struct _Realization Realization;
-typedef struct _Candidate Candidate;
-typedef struct _Group Group;
-typedef struct _Candidates Candidates;
+typedef struct _GrammarRulesStyleInfo GrammarRulesStyleInfo;
+typedef struct _GrammarRulesToken GrammarRulesToken;
+typedef struct _GrammarRulesTableRef GrammarRulesTableRef;
+typedef struct _GrammarRulesProjection GrammarRulesProjection;
+typedef struct _GrammarRulesEntity GrammarRulesEntity;
+typedef struct _GrammarRulesMeaning GrammarRulesMeaning;
+typedef struct _GrammarRulesSlots GrammarRulesSlots;
+typedef struct _GrammarRulesPattern GrammarRulesPattern;
+typedef struct _GrammarRulesRealization GrammarRulesRealization;
+typedef struct _GrammarRulesCandidate GrammarRulesCandidate;
+typedef struct _GrammarRulesGroup GrammarRulesGroup;
+typedef struct _GrammarRulesCandidates GrammarRulesCandidates;
 
 typedef enum {
   TOKEN_WORD,         /* keyword or bare identifier */
@@ -31,7 +31,7 @@ typedef enum {
   TOKEN_NUMBER,
   TOKEN_PLACEHOLDER,  /* "[T.C]" as written */
   TOKEN_SYMBOL,
-} TokenKind;
+} GrammarRulesTokenKind;
 
 typedef enum {
   COMPARISON_EQ,
@@ -41,7 +41,7 @@ typedef enum {
   COMPARISON_GT,
   COMPARISON_GE,
   COMPARISON_LIKE,
-} Comparison;
+} GrammarRulesComparison;
 
 /* How the projected table relates to the placeholders' tables. */
 typedef enum {
@@ -49,7 +49,7 @@ typedef enum {
   SHAPE_FOLLOW,       /* one entity, the projection is another table's (a foreign key followed) */
   SHAPE_LINK,         /* several entities, the projection is a linking table's */
   SHAPE_OWNER_WITH,   /* several entities, the projection is one of theirs */
-} Shape;
+} GrammarRulesShape;
 
 /* What a column holds, by its declared type: it decides how a column
  * named by a past participle reads (“join date”, “publication year”). */
@@ -62,13 +62,13 @@ typedef enum {
   VALUE_KIND_TIMESTAMP,  /* a date and a time of day (TIMESTAMP, DATETIME) */
   VALUE_KIND_TIME,
   VALUE_KIND_BOOLEAN,
-} ValueKind;
+} GrammarRulesValueKind;
 
 typedef enum {
   REGISTER_FULL,    /* complete noun phrases with articles */
   REGISTER_SHORT,   /* no articles, fragments */
   REGISTER_CASUAL,  /* full, or just the placeholder for a named entity */
-} Register;
+} GrammarRulesRegister;
 
 /* A target pattern and when it applies. */
 enum {
@@ -83,27 +83,27 @@ enum {
   NEEDS_OWN_NOUN = 1 << 8,      /* %O says more than the entities' nouns (“loan”, not “book author”) */
 };
 
-struct _StyleInfo
+struct _GrammarRulesStyleInfo
 {
   const char *name;
   const char *summary;
   const char *criteria;
 };
 
-struct _Token
+struct _GrammarRulesToken
 {
-  TokenKind kind;
+  GrammarRulesTokenKind kind;
   char *text;
   gboolean quoted;    /* a placeholder written as a string literal */
 };
 
-struct _TableRef
+struct _GrammarRulesTableRef
 {
   char *table;
   char *alias;  /* nullable */
 };
 
-struct _Projection
+struct _GrammarRulesProjection
 {
   char *qualifier;         /* nullable */
   char *column;            /* nullable: "*" or not understood */
@@ -112,19 +112,19 @@ struct _Projection
 };
 
 /* One placeholder and the entity its table stands for. */
-struct _Entity
+struct _GrammarRulesEntity
 {
   char *written;       /* as texts write it: '[company.Name]' or [people.Age] */
   char *table;
   char *noun;          /* "company" */
   char *column;        /* as a noun phrase: "name", "ISBN", "sales (in billions)" */
   gboolean column_plural; /* "sales (in billions)" are… */
-  Comparison comparison;
+  GrammarRulesComparison comparison;
   const char *naming;  /* "named" or "titled" for an equality on a name or title, else NULL */
   char *qualifier;     /* the alias of the compared column (`c` in `c.Name = …`), or NULL */
 };
 
-struct _Meaning
+struct _GrammarRulesMeaning
 {
   char *attribute;     /* "industry", "number of employees", "industry and headquarters" */
   gboolean plural;
@@ -133,7 +133,7 @@ struct _Meaning
   char *owner;         /* noun of the projected row: its table's, or its role's (“supervisor”) */
   int owner_entity;    /* entity whose row is the projected one, or -1 */
   GPtrArray *entities; /* Entity */
-  Shape shape;
+  GrammarRulesShape shape;
   /* A yes/no column (`is_active`, `has_parking`): what it says of its
    * row, and the question's verb and rest; NULL otherwise. */
   char *statement;     /* "is active", "has parking" */
@@ -141,19 +141,19 @@ struct _Meaning
   char *predicate;     /* "active", "have parking" */
 };
 
-struct _Slots
+struct _GrammarRulesSlots
 {
   const char *slots[26];
 };
 
-struct _Pattern
+struct _GrammarRulesPattern
 {
   const char *format;
   guint needs;
 };
 
 /* One way of saying what is asked: the slots a sentence frame fills. */
-struct _Realization
+struct _GrammarRulesRealization
 {
   char *target;     /* %T */
   char *entities;   /* %E */
@@ -166,20 +166,20 @@ struct _Realization
  * introduction for `long`). Each text has a sub-key (the target pattern,
  * or the request for `long`) that picking also tries to vary, and groups
  * have a tier: a lower tier is used up before a higher one is touched. */
-struct _Candidate
+struct _GrammarRulesCandidate
 {
   char *text;
   guint sub;
   gboolean picked;
 };
 
-struct _Group
+struct _GrammarRulesGroup
 {
   guint tier;
   GArray *items;  /* Candidate */
 };
 
-struct _Candidates
+struct _GrammarRulesCandidates
 {
   GPtrArray *groups;  /* Group, indexed by group key */
   GHashTable *seen;   /* text → NULL */
@@ -202,11 +202,11 @@ char * grammar_rules_singularize (const char *word);
 G_GNUC_INTERNAL
 GPtrArray * grammar_rules_identifier_words (const char *identifier);
 G_GNUC_INTERNAL
-ValueKind grammar_rules_value_kind (const char *declared_type);
+GrammarRulesValueKind grammar_rules_value_kind (const char *declared_type);
 G_GNUC_INTERNAL
 gboolean grammar_rules_is_code_word (const char *word);
 G_GNUC_INTERNAL
-char * grammar_rules_column_phrase (const char *column, ValueKind kind, const char *owner_noun);
+char * grammar_rules_column_phrase (const char *column, GrammarRulesValueKind kind, const char *owner_noun);
 G_GNUC_INTERNAL
 gboolean grammar_rules_column_predicate (const char *column, char **statement, char **auxiliary, char **rest);
 G_GNUC_INTERNAL
@@ -220,13 +220,13 @@ char * grammar_rules_phrase_aggregate (const char *aggregate, const char *phrase
 G_GNUC_INTERNAL
 GArray * grammar_rules_tokenize (const char *sql);
 G_GNUC_INTERNAL
-Token * grammar_rules_token_at (GArray *tokens, guint index);
+GrammarRulesToken * grammar_rules_token_at (GArray *tokens, guint index);
 G_GNUC_INTERNAL
-gboolean grammar_rules_is_word (Token *token, const char *word);
+gboolean grammar_rules_is_word (GrammarRulesToken *token, const char *word);
 G_GNUC_INTERNAL
-gboolean grammar_rules_is_symbol (Token *token, const char *symbol);
+gboolean grammar_rules_is_symbol (GrammarRulesToken *token, const char *symbol);
 G_GNUC_INTERNAL
-gboolean grammar_rules_is_name (Token *token);
+gboolean grammar_rules_is_name (GrammarRulesToken *token);
 G_GNUC_INTERNAL
 guint grammar_rules_find_top_level (GArray *tokens, guint from, guint to, const char * const *words);
 G_GNUC_INTERNAL
@@ -234,18 +234,19 @@ GPtrArray * grammar_rules_read_from_clause (GArray *tokens, guint from, guint to
 G_GNUC_INTERNAL
 GPtrArray * grammar_rules_read_projections (GArray *tokens, guint from, guint to);
 G_GNUC_INTERNAL
-Meaning * grammar_rules_meaning_new (GrammarSqlTemplate *sql_template, GrammarSchema *schema);
+GrammarRulesMeaning * grammar_rules_meaning_new (GrammarSqlTemplate *sql_template, GrammarSchema *schema);
 G_GNUC_INTERNAL
-void grammar_rules_slot_set (Slots *slots, char letter, const char *value);
+void grammar_rules_slot_set (GrammarRulesSlots *slots, char letter, const char *value);
 G_GNUC_INTERNAL
-char * grammar_rules_expand (const char *format, const Slots *slots);
+char * grammar_rules_expand (const char *format, const GrammarRulesSlots *slots);
 G_GNUC_INTERNAL
-gboolean grammar_rules_pattern_applies (guint needs, Meaning *meaning, gboolean named_first, const char *first);
+gboolean grammar_rules_pattern_applies (guint needs, GrammarRulesMeaning *meaning, gboolean named_first,
+                                        const char *first);
 G_GNUC_INTERNAL
-GPtrArray * grammar_rules_realize (Meaning *meaning, Register reg);
+GPtrArray * grammar_rules_realize (GrammarRulesMeaning *meaning, GrammarRulesRegister reg);
 G_GNUC_INTERNAL
-void grammar_rules_meaning_free (Meaning *meaning);
+void grammar_rules_meaning_free (GrammarRulesMeaning *meaning);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Meaning, grammar_rules_meaning_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarRulesMeaning, grammar_rules_meaning_free)
 
 G_END_DECLS

@@ -93,7 +93,7 @@
 
 /* Sentence frames per style */
 
-static const Pattern interrogative_frames[] = {
+static const GrammarRulesPattern interrogative_frames[] = {
   { "What %V %T?", 0 },
   { "Could you tell me %T?", 0 },
   { "Do you know %T?", 0 },
@@ -107,7 +107,7 @@ static const Pattern interrogative_frames[] = {
   { NULL, 0 }
 };
 
-static const Pattern directive_frames[] = {
+static const GrammarRulesPattern directive_frames[] = {
   { "Tell me %T.", 0 },
   { "Find %T.", 0 },
   { "Retrieve %T.", 0 },
@@ -123,7 +123,7 @@ static const Pattern directive_frames[] = {
   { NULL, 0 }
 };
 
-static const Pattern formal_frames[] = {
+static const GrammarRulesPattern formal_frames[] = {
   { "Kindly state %T.", 0 },
   { "Please provide %T.", 0 },
   { "I would like to request %T.", 0 },
@@ -137,7 +137,7 @@ static const Pattern formal_frames[] = {
   { NULL, 0 }
 };
 
-static const Pattern casual_frames[] = {
+static const GrammarRulesPattern casual_frames[] = {
   { "hey, %W %T?", 0 },
   { "so %W %T?", 0 },
   { "any idea what %T %V?", 0 },
@@ -153,11 +153,11 @@ static const Pattern casual_frames[] = {
 
 /* The paper's short examples are bare fragments; with a question mark
  * they are a fallback for when more variants are asked than that. */
-static const Pattern short_frames[] = { { "%T", 0 }, { "%T?", 0 }, { NULL, 0 } };
+static const GrammarRulesPattern short_frames[] = { { "%T", 0 }, { "%T?", 0 }, { NULL, 0 } };
 
 /* Yes/no columns (`is_active`, `has_parking`): %T is “whether the
  * customer … is active”, %I the question “is the customer … active”. */
-static const Pattern interrogative_yes_no[] = {
+static const GrammarRulesPattern interrogative_yes_no[] = {
   { "%I?", 0 },
   { "Could you tell me %T?", 0 },
   { "Do you know %T?", 0 },
@@ -168,7 +168,7 @@ static const Pattern interrogative_yes_no[] = {
   { NULL, 0 }
 };
 
-static const Pattern directive_yes_no[] = {
+static const GrammarRulesPattern directive_yes_no[] = {
   { "Tell me %T.", 0 },
   { "Find out %T.", 0 },
   { "Check %T.", 0 },
@@ -179,7 +179,7 @@ static const Pattern directive_yes_no[] = {
   { NULL, 0 }
 };
 
-static const Pattern formal_yes_no[] = {
+static const GrammarRulesPattern formal_yes_no[] = {
   { "Kindly state %T.", 0 },
   { "Please indicate %T.", 0 },
   { "I would like to know %T.", 0 },
@@ -191,7 +191,7 @@ static const Pattern formal_yes_no[] = {
   { NULL, 0 }
 };
 
-static const Pattern casual_yes_no[] = {
+static const GrammarRulesPattern casual_yes_no[] = {
   { "hey, %I?", 0 },
   { "so %I?", 0 },
   { "any idea %T?", 0 },
@@ -202,7 +202,7 @@ static const Pattern casual_yes_no[] = {
   { NULL, 0 }
 };
 
-static const Pattern short_yes_no[] = { { "%I?", 0 }, { "%T", 0 }, { NULL, 0 } };
+static const GrammarRulesPattern short_yes_no[] = { { "%I?", 0 }, { "%T", 0 }, { NULL, 0 } };
 
 /* The long style: a sentence of context, made of an opening and its
  * continuation, sometimes a sentence saying what is asked, the request,
@@ -287,41 +287,41 @@ static const char * const long_closings[] = {
 static void
 candidate_clear (gpointer data)
 {
-  g_free (((Candidate *) data)->text);
+  g_free (((GrammarRulesCandidate *) data)->text);
 }
 
 static void
 group_free (gpointer data)
 {
-  Group *group = data;
+  GrammarRulesGroup *group = data;
 
   g_array_unref (group->items);
   g_free (group);
 }
 
 static void
-candidates_init (Candidates *candidates)
+candidates_init (GrammarRulesCandidates *candidates)
 {
   candidates->groups = g_ptr_array_new_with_free_func (group_free);
   candidates->seen = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 static void
-candidates_clear (Candidates *candidates)
+candidates_clear (GrammarRulesCandidates *candidates)
 {
   g_hash_table_unref (candidates->seen);
   g_ptr_array_unref (candidates->groups);
 }
 
-static Group *
-candidates_group (Candidates *candidates,
-                  guint       key)
+static GrammarRulesGroup *
+candidates_group (GrammarRulesCandidates *candidates,
+                  guint                   key)
 {
   while (candidates->groups->len <= key)
     {
-      Group *group = g_new0 (Group, 1);
+      GrammarRulesGroup *group = g_new0 (GrammarRulesGroup, 1);
 
-      group->items = g_array_new (FALSE, FALSE, sizeof (Candidate));
+      group->items = g_array_new (FALSE, FALSE, sizeof (GrammarRulesCandidate));
       g_array_set_clear_func (group->items, candidate_clear);
       g_ptr_array_add (candidates->groups, group);
     }
@@ -330,15 +330,15 @@ candidates_group (Candidates *candidates,
 
 /* Adds @text (taking it) unless an identical text is there already. */
 static void
-candidates_add (Candidates *candidates,
-                guint       key,
-                guint       tier,
-                guint       sub,
-                char       *text,
-                gboolean    capitalize)
+candidates_add (GrammarRulesCandidates *candidates,
+                guint                   key,
+                guint                   tier,
+                guint                   sub,
+                char                   *text,
+                gboolean                capitalize)
 {
-  Group *group = candidates_group (candidates, key);
-  Candidate candidate = { text, sub, FALSE };
+  GrammarRulesGroup *group = candidates_group (candidates, key);
+  GrammarRulesCandidate candidate = { text, sub, FALSE };
 
   group->tier = tier;
   if (capitalize && g_ascii_islower (text[0]))
@@ -353,9 +353,9 @@ candidates_add (Candidates *candidates,
 }
 
 static void
-fill_common_slots (Slots       *slots,
-                   Meaning     *meaning,
-                   Realization *realization)
+fill_common_slots (GrammarRulesSlots       *slots,
+                   GrammarRulesMeaning     *meaning,
+                   GrammarRulesRealization *realization)
 {
   grammar_rules_slot_set (slots, 'A', meaning->attribute);
   grammar_rules_slot_set (slots, 'O', meaning->owner != NULL ? meaning->owner : "record");
@@ -368,11 +368,11 @@ fill_common_slots (Slots       *slots,
 }
 
 static void
-add_framed (Candidates    *candidates,
-            Meaning       *meaning,
-            GPtrArray     *realizations,
-            const Pattern *frames,
-            gboolean       capitalize)
+add_framed (GrammarRulesCandidates    *candidates,
+            GrammarRulesMeaning       *meaning,
+            GPtrArray                 *realizations,
+            const GrammarRulesPattern *frames,
+            gboolean                   capitalize)
 {
   for (guint f = 0; frames[f].format != NULL; f++)
     {
@@ -380,8 +380,8 @@ add_framed (Candidates    *candidates,
         continue;
       for (guint r = 0; r < realizations->len; r++)
         {
-          Realization *realization = g_ptr_array_index (realizations, r);
-          Slots slots = { { NULL } };
+          GrammarRulesRealization *realization = g_ptr_array_index (realizations, r);
+          GrammarRulesSlots slots = { { NULL } };
 
           fill_common_slots (&slots, meaning, realization);
           candidates_add (candidates, f, 0, realization->pattern,
@@ -445,10 +445,10 @@ capitalize_at (GString *text,
 
 /* Up to @n distinct long texts, each drawn from the parts above. */
 static GPtrArray *
-make_long (Meaning   *meaning,
-           GPtrArray *realizations,
-           GRand     *rand,
-           guint      n)
+make_long (GrammarRulesMeaning *meaning,
+           GPtrArray           *realizations,
+           GRand               *rand,
+           guint                n)
 {
   gboolean yes_no = meaning->statement != NULL;
   const char * const *requests = yes_no ? long_yes_no_requests : long_requests;
@@ -468,13 +468,13 @@ make_long (Meaning   *meaning,
   deck_init (&targets, realizations->len);
   for (guint attempt = 0; texts->len < limit && attempt < 4 * limit; attempt++)
     {
-      Realization *realization = g_ptr_array_index (realizations, deck_deal (&targets, rand));
+      GrammarRulesRealization *realization = g_ptr_array_index (realizations, deck_deal (&targets, rand));
       guint opening = deck_deal (&openings, rand);
       guint continuation = deck_deal (&continuations, rand);
       guint focus = deck_deal (&focuses, rand);
       guint request = deck_deal (&request_deck, rand);
       guint closing = deck_deal (&closings, rand);
-      Slots slots = { { NULL } };
+      GrammarRulesSlots slots = { { NULL } };
       GString *text = g_string_new (NULL);
       g_autofree char *made = NULL;
 
@@ -525,23 +525,23 @@ make_long (Meaning   *meaning,
 }
 
 static void
-add_short (Candidates *candidates,
-           Meaning    *meaning)
+add_short (GrammarRulesCandidates *candidates,
+           GrammarRulesMeaning    *meaning)
 {
   g_autoptr (GPtrArray) realizations = grammar_rules_realize (meaning, REGISTER_SHORT);
 
   guint n_patterns = 0;
 
   for (guint r = 0; r < realizations->len; r++)
-    n_patterns = MAX (n_patterns, ((Realization *) g_ptr_array_index (realizations, r))->pattern + 1);
-  const Pattern *frames = meaning->statement != NULL ? short_yes_no : short_frames;
+    n_patterns = MAX (n_patterns, ((GrammarRulesRealization *) g_ptr_array_index (realizations, r))->pattern + 1);
+  const GrammarRulesPattern *frames = meaning->statement != NULL ? short_yes_no : short_frames;
 
   /* Grouped by target pattern, so that structures vary first. */
   for (guint f = 0; frames[f].format != NULL; f++)
     for (guint r = 0; r < realizations->len; r++)
       {
-        Realization *realization = g_ptr_array_index (realizations, r);
-        Slots slots = { { NULL } };
+        GrammarRulesRealization *realization = g_ptr_array_index (realizations, r);
+        GrammarRulesSlots slots = { { NULL } };
 
         grammar_rules_slot_set (&slots, 'T', realization->target);
         grammar_rules_slot_set (&slots, 'I', realization->question);
@@ -551,9 +551,9 @@ add_short (Candidates *candidates,
 }
 
 static void
-collect_candidates (Candidates *candidates,
-                    Meaning    *meaning,
-                    const char *style)
+collect_candidates (GrammarRulesCandidates *candidates,
+                    GrammarRulesMeaning    *meaning,
+                    const char             *style)
 {
   g_autoptr (GPtrArray) full = NULL;
   g_autoptr (GPtrArray) casual = NULL;
@@ -602,24 +602,24 @@ shuffle_candidates (GArray *items,
   for (guint i = items->len; i > 1; i--)
     {
       guint j = g_rand_int_range (rand, 0, i);
-      Candidate swap = g_array_index (items, Candidate, i - 1);
+      GrammarRulesCandidate swap = g_array_index (items, GrammarRulesCandidate, i - 1);
 
-      g_array_index (items, Candidate, i - 1) = g_array_index (items, Candidate, j);
-      g_array_index (items, Candidate, j) = swap;
+      g_array_index (items, GrammarRulesCandidate, i - 1) = g_array_index (items, GrammarRulesCandidate, j);
+      g_array_index (items, GrammarRulesCandidate, j) = swap;
     }
 }
 
 /* The next text of @group: the first not yet picked whose sub-key is not
  * among @used_subs, else the first not yet picked. */
-static Candidate *
-next_of_group (Group      *group,
-               GHashTable *used_subs)
+static GrammarRulesCandidate *
+next_of_group (GrammarRulesGroup *group,
+               GHashTable        *used_subs)
 {
-  Candidate *fallback = NULL;
+  GrammarRulesCandidate *fallback = NULL;
 
   for (guint i = 0; i < group->items->len; i++)
     {
-      Candidate *candidate = &g_array_index (group->items, Candidate, i);
+      GrammarRulesCandidate *candidate = &g_array_index (group->items, GrammarRulesCandidate, i);
 
       if (candidate->picked)
         continue;
@@ -644,8 +644,8 @@ pick_round (GPtrArray  *groups,
 
   for (guint g = 0; g < groups->len; g++)
     {
-      Group *group = g_ptr_array_index (groups, g);
-      Candidate *candidate;
+      GrammarRulesGroup *group = g_ptr_array_index (groups, g);
+      GrammarRulesCandidate *candidate;
 
       if (group->tier != tier || (candidate = next_of_group (group, used_subs)) == NULL)
         continue;
@@ -660,8 +660,8 @@ pick_round (GPtrArray  *groups,
 /* Every text, in the order to take them. The texts stay owned by
  * @candidates. */
 static GPtrArray *
-pick (Candidates *candidates,
-      GRand      *rand)
+pick (GrammarRulesCandidates *candidates,
+      GRand                  *rand)
 {
   g_autoptr (GPtrArray) groups = g_ptr_array_new ();
   GPtrArray *picked = g_ptr_array_new ();
@@ -669,7 +669,7 @@ pick (Candidates *candidates,
 
   for (guint g = 0; g < candidates->groups->len; g++)
     {
-      Group *group = g_ptr_array_index (candidates->groups, g);
+      GrammarRulesGroup *group = g_ptr_array_index (candidates->groups, g);
 
       shuffle_candidates (group->items, rand);
       g_ptr_array_add (groups, group);
@@ -894,13 +894,13 @@ grammar_rule_verbalizer_verbalize (GrammarRuleVerbalizer *self,
                                    guint                  n,
                                    GError               **error)
 {
-  g_autoptr (Meaning) meaning = NULL;
+  g_autoptr (GrammarRulesMeaning) meaning = NULL;
   g_autoptr (GRand) rand = NULL;
   g_autoptr (GPtrArray) picked = NULL;
   g_autoptr (GPtrArray) long_texts = NULL;
   GPtrArray *text_templates;
   const char *id;
-  Candidates candidates;
+  GrammarRulesCandidates candidates;
 
   g_return_val_if_fail (GRAMMAR_IS_RULE_VERBALIZER (self), NULL);
   g_return_val_if_fail (GRAMMAR_IS_SQL_TEMPLATE (sql_template), NULL);

@@ -14,7 +14,7 @@
 /* What each column can be used for ------------------------------------------ */
 
 static void
-column_info_clear (ColumnInfo *info)
+column_info_clear (GrammarSchemaGenColumnInfo *info)
 {
   g_free (info->predicate_why);
   g_free (info->projection_why);
@@ -24,28 +24,28 @@ column_info_clear (ColumnInfo *info)
 }
 
 void
-grammar_schema_gen_table_info_free (TableInfo *info)
+grammar_schema_gen_table_info_free (GrammarSchemaGenTableInfo *info)
 {
   g_array_unref (info->columns);
   g_free (info);
 }
 
-ColumnInfo *
-grammar_schema_gen_column_at (TableInfo *info,
-           guint      index)
+GrammarSchemaGenColumnInfo *
+grammar_schema_gen_column_at (GrammarSchemaGenTableInfo *info,
+                              guint                      index)
 {
-  return &g_array_index (info->columns, ColumnInfo, index);
+  return &g_array_index (info->columns, GrammarSchemaGenColumnInfo, index);
 }
 
 void
-grammar_schema_gen_multiplicity_free (Multiplicity *multiplicity)
+grammar_schema_gen_multiplicity_free (GrammarSchemaGenMultiplicity *multiplicity)
 {
   g_free (multiplicity->example);
   g_free (multiplicity);
 }
 
 void
-grammar_schema_gen_run_clear (Run *run)
+grammar_schema_gen_run_clear (GrammarSchemaGenRun *run)
 {
   g_clear_pointer (&run->tables, g_hash_table_unref);
   g_clear_pointer (&run->referenced, g_hash_table_unref);
@@ -56,7 +56,7 @@ grammar_schema_gen_run_clear (Run *run)
 }
 
 void G_GNUC_PRINTF (2, 3)
-grammar_schema_gen_drop (Run        *run,
+grammar_schema_gen_drop (GrammarSchemaGenRun        *run,
       const char *format,
       ...)
 {
@@ -70,16 +70,16 @@ grammar_schema_gen_drop (Run        *run,
 /* A name as it is written in SQL text: as is when the database's
  * dialect reads it so, quoted otherwise (grammar_database_write_identifier()). */
 char *
-grammar_schema_gen_sql_name (Run        *run,
-          const char *name)
+grammar_schema_gen_sql_name (GrammarSchemaGenRun *run,
+                             const char          *name)
 {
   return grammar_database_write_identifier (run->self->database, name);
 }
 
 char *
-grammar_schema_gen_sql_column (Run        *run,
-            const char *alias,
-            const char *column)
+grammar_schema_gen_sql_column (GrammarSchemaGenRun *run,
+                               const char          *alias,
+                               const char          *column)
 {
   g_autofree char *quoted = grammar_schema_gen_sql_name (run, column);
 
@@ -106,8 +106,8 @@ placeholder_name (const char *name)
 
 /* `'[company.Name]'` for text, `[people.Age]` for numbers. */
 char *
-grammar_schema_gen_placeholder (const char *table,
-             ColumnInfo *column)
+grammar_schema_gen_placeholder (const char                 *table,
+                                GrammarSchemaGenColumnInfo *column)
 {
   g_autofree char *t = placeholder_name (table);
   g_autofree char *c = placeholder_name (column->name);
@@ -122,9 +122,9 @@ grammar_schema_gen_placeholder (const char *table,
 
 /* Why @column is a semantically void record id, or NULL when it is not. */
 static const char *
-surrogate_reason (Run        *run,
-                  TableInfo  *table,
-                  ColumnInfo *column)
+surrogate_reason (GrammarSchemaGenRun        *run,
+                  GrammarSchemaGenTableInfo  *table,
+                  GrammarSchemaGenColumnInfo *column)
 {
   gboolean numeric = column->affinity == AFFINITY_INTEGER || column->affinity == AFFINITY_REAL ||
                      column->affinity == AFFINITY_NUMERIC;
@@ -181,9 +181,9 @@ result_double (GrammarResult *result,
 /* One pass over the table: rows, and per column the values, the distinct
  * values and their mean length. */
 static gboolean
-count_values (Run        *run,
-              TableInfo  *info,
-              GError    **error)
+count_values (GrammarSchemaGenRun        *run,
+              GrammarSchemaGenTableInfo  *info,
+              GError                    **error)
 {
   g_autoptr (GString) sql = g_string_new ("SELECT COUNT(*)");
   g_autoptr (GrammarResult) result = NULL;
@@ -191,7 +191,7 @@ count_values (Run        *run,
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *info_column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *info_column = grammar_schema_gen_column_at (info, i);
       const char *type = grammar_column_get_declared_type (info_column->column);
       g_autofree char *column = grammar_schema_gen_sql_name (run, info_column->name);
       /* Distinct as SQLite's BINARY collation tells values apart, and
@@ -214,7 +214,7 @@ count_values (Run        *run,
   info->n_rows = grammar_schema_gen_result_int64 (result, 0);
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       column->n_values = grammar_schema_gen_result_int64 (result, 1 + 3 * i);
       column->n_distinct = grammar_schema_gen_result_int64 (result, 2 + 3 * i);
@@ -224,13 +224,13 @@ count_values (Run        *run,
 }
 
 static void
-read_keys (TableInfo *info)
+read_keys (GrammarSchemaGenTableInfo *info)
 {
   GPtrArray *foreign_keys = grammar_table_get_foreign_keys (info->table);
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
       const char *single[] = { column->name, NULL };
 
       column->in_primary_key = grammar_column_get_primary_key_position (column->column) > 0;
@@ -245,7 +245,7 @@ read_keys (TableInfo *info)
       for (guint c = 0; columns[c] != NULL; c++)
         for (guint i = 0; i < info->columns->len; i++)
           {
-            ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+            GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
             if (g_ascii_strcasecmp (column->name, columns[c]) != 0)
               continue;
@@ -261,8 +261,8 @@ read_keys (TableInfo *info)
 
 /* “company.Name is unique in the data (19 distinct values in 19 rows)” */
 static char *
-describe_uniqueness (TableInfo  *table,
-                     ColumnInfo *column)
+describe_uniqueness (GrammarSchemaGenTableInfo  *table,
+                     GrammarSchemaGenColumnInfo *column)
 {
   g_autofree char *nulls = NULL;
 
@@ -283,16 +283,16 @@ describe_uniqueness (TableInfo  *table,
 }
 
 static gboolean
-is_unique (ColumnInfo *column)
+is_unique (GrammarSchemaGenColumnInfo *column)
 {
   return column->declared_unique || column->n_distinct == column->n_values;
 }
 
 /* Decides whether a person would ask by @column, and how. */
 static void
-classify_predicate (TableInfo  *table,
-                    ColumnInfo *column,
-                    const char *surrogate)
+classify_predicate (GrammarSchemaGenTableInfo  *table,
+                    GrammarSchemaGenColumnInfo *column,
+                    const char                 *surrogate)
 {
   const char *type = grammar_column_get_declared_type (column->column);
 
@@ -327,7 +327,7 @@ classify_predicate (TableInfo  *table,
  * then a name or title unique in the data, then other text unique in the
  * data, then a number declared unique ("prefer text columns"). */
 static int
-identifier_tier (ColumnInfo *column)
+identifier_tier (GrammarSchemaGenColumnInfo *column)
 {
   if (!column->is_text)
     return 0;
@@ -337,9 +337,9 @@ identifier_tier (ColumnInfo *column)
 }
 
 static char *
-describe_demotion (TableInfo  *info,
-                   ColumnInfo *column,
-                   ColumnInfo *better)
+describe_demotion (GrammarSchemaGenTableInfo  *info,
+                   GrammarSchemaGenColumnInfo *column,
+                   GrammarSchemaGenColumnInfo *better)
 {
   g_autofree char *evidence = describe_uniqueness (info, column);
 
@@ -355,13 +355,13 @@ describe_demotion (TableInfo  *info,
  * stands for the row when a foreign key is followed or a link table
  * joined. */
 static void
-choose_identifiers (TableInfo *info)
+choose_identifiers (GrammarSchemaGenTableInfo *info)
 {
   int top = -1;
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate == PREDICATE_IDENTIFYING)
         top = MAX (top, identifier_tier (column));
@@ -370,7 +370,7 @@ choose_identifiers (TableInfo *info)
   info->best = -1;
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate != PREDICATE_IDENTIFYING || identifier_tier (column) != top)
         continue;
@@ -381,7 +381,7 @@ choose_identifiers (TableInfo *info)
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
       g_autofree char *why = NULL;
 
       if (column->predicate != PREDICATE_IDENTIFYING || identifier_tier (column) == top)
@@ -394,8 +394,8 @@ choose_identifiers (TableInfo *info)
 }
 
 static void
-classify_projection (ColumnInfo *column,
-                     const char *surrogate)
+classify_projection (GrammarSchemaGenColumnInfo *column,
+                     const char                 *surrogate)
 {
   column->projection = PROJECTION_DIRECT;
   if (column->n_values == 0)
@@ -415,16 +415,16 @@ classify_projection (ColumnInfo *column,
 
 /* A foreign key is projected as the referenced row's name. */
 static gboolean
-classify_follow (Run         *run,
-                 TableInfo   *info,
-                 ColumnInfo  *column,
-                 GError     **error)
+classify_follow (GrammarSchemaGenRun         *run,
+                 GrammarSchemaGenTableInfo   *info,
+                 GrammarSchemaGenColumnInfo  *column,
+                 GError                     **error)
 {
   const char *referenced_name = grammar_foreign_key_get_referenced_table (column->foreign_key);
   const char *key = grammar_foreign_key_get_referenced_columns (column->foreign_key)[0];
   GrammarTable *referenced_table = grammar_schema_get_table (run->self->schema, referenced_name);
-  TableInfo *referenced;
-  ColumnInfo *best;
+  GrammarSchemaGenTableInfo *referenced;
+  GrammarSchemaGenColumnInfo *best;
 
   column->projection = PROJECTION_NONE;
   if (referenced_table == NULL)
@@ -457,13 +457,13 @@ classify_follow (Run         *run,
   return TRUE;
 }
 
-TableInfo *
-grammar_schema_gen_analyse_table (Run         *run,
-               const char  *name,
-               GError     **error)
+GrammarSchemaGenTableInfo *
+grammar_schema_gen_analyse_table (GrammarSchemaGenRun  *run,
+                                  const char           *name,
+                                  GError              **error)
 {
   g_autofree char *key = g_ascii_strdown (name, -1);
-  TableInfo *info = g_hash_table_lookup (run->tables, key);
+  GrammarSchemaGenTableInfo *info = g_hash_table_lookup (run->tables, key);
   GrammarTable *table;
   GPtrArray *columns;
 
@@ -472,15 +472,15 @@ grammar_schema_gen_analyse_table (Run         *run,
 
   table = grammar_schema_get_table (run->self->schema, name);
   columns = grammar_table_get_columns (table);
-  info = g_new0 (TableInfo, 1);
+  info = g_new0 (GrammarSchemaGenTableInfo, 1);
   info->table = table;
   info->name = grammar_table_get_name (table);
   info->best = -1;
-  info->columns = g_array_sized_new (FALSE, TRUE, sizeof (ColumnInfo), columns->len);
+  info->columns = g_array_sized_new (FALSE, TRUE, sizeof (GrammarSchemaGenColumnInfo), columns->len);
   g_array_set_clear_func (info->columns, (GDestroyNotify) column_info_clear);
   for (guint i = 0; i < columns->len; i++)
     {
-      ColumnInfo column = { 0 };
+      GrammarSchemaGenColumnInfo column = { 0 };
 
       column.column = g_ptr_array_index (columns, i);
       column.name = grammar_column_get_name (column.column);
@@ -499,7 +499,7 @@ grammar_schema_gen_analyse_table (Run         *run,
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
       const char *surrogate = surrogate_reason (run, info, column);
 
       classify_predicate (info, column, surrogate);
@@ -509,7 +509,7 @@ grammar_schema_gen_analyse_table (Run         *run,
 
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->projection == PROJECTION_DIRECT && column->foreign_key != NULL &&
           !classify_follow (run, info, column, error))
@@ -519,7 +519,7 @@ grammar_schema_gen_analyse_table (Run         *run,
 }
 
 void
-grammar_schema_gen_collect_referenced_columns (Run *run)
+grammar_schema_gen_collect_referenced_columns (GrammarSchemaGenRun *run)
 {
   GPtrArray *tables = grammar_schema_get_tables (run->self->schema);
 

@@ -14,10 +14,10 @@
 
 /* Candidates ------------------------------------------------------------- */
 
-Candidate *
+GrammarSchemaGenCandidate *
 grammar_schema_gen_candidate_new (void)
 {
-  Candidate *candidate = g_new0 (Candidate, 1);
+  GrammarSchemaGenCandidate *candidate = g_new0 (GrammarSchemaGenCandidate, 1);
 
   candidate->from = g_string_new (NULL);
   candidate->expressions = g_ptr_array_new_with_free_func (g_free);
@@ -28,7 +28,7 @@ grammar_schema_gen_candidate_new (void)
 }
 
 void
-grammar_schema_gen_candidate_free (Candidate *candidate)
+grammar_schema_gen_candidate_free (GrammarSchemaGenCandidate *candidate)
 {
   g_string_free (candidate->from, TRUE);
   g_free (candidate->projection);
@@ -40,8 +40,8 @@ grammar_schema_gen_candidate_free (Candidate *candidate)
 }
 
 static gboolean
-alias_taken (Candidate  *candidate,
-             const char *alias)
+alias_taken (GrammarSchemaGenCandidate *candidate,
+             const char                *alias)
 {
   for (guint i = 0; i < candidate->aliases->len; i++)
     if (g_str_equal (g_ptr_array_index (candidate->aliases, i), alias))
@@ -67,9 +67,9 @@ initials (const char *name)
  * writes it), or from the foreign key column's when those are taken
  * (`employee s` for `supervisor_id`), or a numbered one. */
 const char *
-grammar_schema_gen_new_alias (Candidate  *candidate,
-           const char *table,
-           const char *hint)
+grammar_schema_gen_new_alias (GrammarSchemaGenCandidate *candidate,
+                              const char                *table,
+                              const char                *hint)
 {
   g_autofree char *from_table = initials (table);
   g_autofree char *from_hint = NULL;
@@ -106,10 +106,10 @@ grammar_schema_gen_new_alias (Candidate  *candidate,
 }
 
 void
-grammar_schema_gen_add_first_table (Run        *run,
-                 Candidate  *candidate,
-                 const char *table,
-                 const char *alias)
+grammar_schema_gen_add_first_table (GrammarSchemaGenRun       *run,
+                                    GrammarSchemaGenCandidate *candidate,
+                                    const char                *table,
+                                    const char                *alias)
 {
   g_autofree char *quoted = grammar_schema_gen_sql_name (run, table);
 
@@ -119,13 +119,13 @@ grammar_schema_gen_add_first_table (Run        *run,
 }
 
 void
-grammar_schema_gen_add_join (Run        *run,
-          Candidate  *candidate,
-          const char *table,
-          const char *alias,
-          const char *from_alias,
-          const char *from_column,
-          const char *to_column)
+grammar_schema_gen_add_join (GrammarSchemaGenRun       *run,
+                             GrammarSchemaGenCandidate *candidate,
+                             const char                *table,
+                             const char                *alias,
+                             const char                *from_alias,
+                             const char                *from_column,
+                             const char                *to_column)
 {
   g_autofree char *quoted = grammar_schema_gen_sql_name (run, table);
   g_autofree char *left = grammar_schema_gen_sql_column (run, from_alias, from_column);
@@ -135,11 +135,11 @@ grammar_schema_gen_add_join (Run        *run,
 }
 
 void
-grammar_schema_gen_add_predicate (Run        *run,
-               Candidate  *candidate,
-               const char *alias,
-               TableInfo  *table,
-               ColumnInfo *column)
+grammar_schema_gen_add_predicate (GrammarSchemaGenRun        *run,
+                                  GrammarSchemaGenCandidate  *candidate,
+                                  const char                 *alias,
+                                  GrammarSchemaGenTableInfo  *table,
+                                  GrammarSchemaGenColumnInfo *column)
 {
   g_ptr_array_add (candidate->expressions, grammar_schema_gen_sql_column (run, alias, column->name));
   g_ptr_array_add (candidate->placeholders, grammar_schema_gen_placeholder (table->name, column));
@@ -147,7 +147,7 @@ grammar_schema_gen_add_predicate (Run        *run,
 }
 
 static char *
-candidate_sql (Candidate *candidate)
+candidate_sql (GrammarSchemaGenCandidate *candidate)
 {
   g_autoptr (GString) sql = g_string_new (NULL);
 
@@ -162,9 +162,9 @@ candidate_sql (Candidate *candidate)
 /* The singular-answer check ---------------------------------------------- */
 
 static char *
-join_expressions (Candidate  *candidate,
-                  const char *separator,
-                  const char *suffix)
+join_expressions (GrammarSchemaGenCandidate *candidate,
+                  const char                *separator,
+                  const char                *suffix)
 {
   g_autoptr (GString) text = g_string_new (NULL);
 
@@ -197,12 +197,12 @@ value_as_literal (GVariant *value)
 }
 
 static gboolean
-find_example (Run           *run,
-              Candidate     *candidate,
-              const char    *where,
-              const char    *group,
-              Multiplicity  *multiplicity,
-              GError       **error)
+find_example (GrammarSchemaGenRun           *run,
+              GrammarSchemaGenCandidate     *candidate,
+              const char                    *where,
+              const char                    *group,
+              GrammarSchemaGenMultiplicity  *multiplicity,
+              GError                       **error)
 {
   g_autofree char *sql = g_strdup_printf ("SELECT %s, COUNT(*) AS n FROM %s WHERE %s GROUP BY %s"
                                           " ORDER BY n DESC, %s LIMIT 1",
@@ -229,17 +229,17 @@ find_example (Run           *run,
 /* How many rows each binding of the predicates gives, in one grouped
  * query — never one query per binding. Candidates with the same FROM and
  * predicates share the answer. */
-static Multiplicity *
-check_multiplicity (Run        *run,
-                    Candidate  *candidate,
-                    GError    **error)
+static GrammarSchemaGenMultiplicity *
+check_multiplicity (GrammarSchemaGenRun        *run,
+                    GrammarSchemaGenCandidate  *candidate,
+                    GError                    **error)
 {
   g_autofree char *where = join_expressions (candidate, " AND ", " IS NOT NULL");
   g_autofree char *group = join_expressions (candidate, ", ", "");
   g_autofree char *key = g_strdup_printf ("%s WHERE %s GROUP BY %s", candidate->from->str, where, group);
   g_autofree char *sql = NULL;
   g_autoptr (GrammarResult) result = NULL;
-  Multiplicity *multiplicity = g_hash_table_lookup (run->checks, key);
+  GrammarSchemaGenMultiplicity *multiplicity = g_hash_table_lookup (run->checks, key);
 
   if (multiplicity != NULL)
     return multiplicity;
@@ -253,7 +253,7 @@ check_multiplicity (Run        *run,
       return NULL;
     }
 
-  multiplicity = g_new0 (Multiplicity, 1);
+  multiplicity = g_new0 (GrammarSchemaGenMultiplicity, 1);
   multiplicity->n_bindings = grammar_schema_gen_result_int64 (result, 0);
   multiplicity->n_plural = grammar_schema_gen_result_int64 (result, 1);
   multiplicity->max_rows = grammar_schema_gen_result_int64 (result, 2);
@@ -268,7 +268,7 @@ check_multiplicity (Run        *run,
 
 /* `company.Name`, or `(company.Name, people.Name)` */
 static char *
-describe_names (Candidate *candidate)
+describe_names (GrammarSchemaGenCandidate *candidate)
 {
   GString *names = g_string_new (NULL);
 
@@ -283,8 +283,8 @@ describe_names (Candidate *candidate)
 }
 
 static char *
-describe_plural (Candidate    *candidate,
-                 Multiplicity *multiplicity)
+describe_plural (GrammarSchemaGenCandidate    *candidate,
+                 GrammarSchemaGenMultiplicity *multiplicity)
 {
   g_autofree char *names = describe_names (candidate);
   const char *what = candidate->names->len > 1 ? "combinations" : "values";
@@ -299,16 +299,16 @@ describe_plural (Candidate    *candidate,
 /* Checks a candidate and keeps it, or reports why not. @why says why it is
  * acceptable (the note). */
 gboolean
-grammar_schema_gen_consider (Run         *run,
-          Candidate   *candidate,
-          const char  *why,
-          GError     **error)
+grammar_schema_gen_consider (GrammarSchemaGenRun        *run,
+                             GrammarSchemaGenCandidate  *candidate,
+                             const char                 *why,
+                             GError                    **error)
 {
   g_autofree char *sql = candidate_sql (candidate);
   g_autofree char *note = NULL;
   g_autoptr (GrammarSqlTemplate) template = NULL;
   g_autoptr (GError) local_error = NULL;
-  Multiplicity *multiplicity = check_multiplicity (run, candidate, error);
+  GrammarSchemaGenMultiplicity *multiplicity = check_multiplicity (run, candidate, error);
 
   if (multiplicity == NULL)
     return FALSE;

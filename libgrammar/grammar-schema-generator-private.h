@@ -12,12 +12,12 @@ G_BEGIN_DECLS
 
 
 
-typedef struct _ColumnInfo ColumnInfo;
-typedef struct _TableInfo TableInfo;
-typedef struct _Multiplicity Multiplicity;
-typedef struct _Run Run;
-typedef struct _Candidate Candidate;
-typedef struct _LinkEnd LinkEnd;
+typedef struct _GrammarSchemaGenColumnInfo GrammarSchemaGenColumnInfo;
+typedef struct _GrammarSchemaGenTableInfo GrammarSchemaGenTableInfo;
+typedef struct _GrammarSchemaGenMultiplicity GrammarSchemaGenMultiplicity;
+typedef struct _GrammarSchemaGenRun GrammarSchemaGenRun;
+typedef struct _GrammarSchemaGenCandidate GrammarSchemaGenCandidate;
+typedef struct _GrammarSchemaGenLinkEnd GrammarSchemaGenLinkEnd;
 
 /* How SQLite reads a declared type (its “type affinity” rules). */
 typedef enum {
@@ -27,19 +27,19 @@ typedef enum {
   AFFINITY_NUMERIC,
   AFFINITY_BLOB,
   AFFINITY_NONE,
-} Affinity;
+} GrammarSchemaGenAffinity;
 
 typedef enum {
   PREDICATE_NONE,         /* never asked by */
   PREDICATE_IDENTIFYING,  /* identifies one row: asked by */
   PREDICATE_PLURAL,       /* a descriptive column shared by several rows */
-} PredicateRole;
+} GrammarSchemaGenPredicateRole;
 
 typedef enum {
   PROJECTION_NONE,
   PROJECTION_DIRECT,
   PROJECTION_FOLLOW,      /* a foreign key: project the referenced row's name */
-} ProjectionRole;
+} GrammarSchemaGenProjectionRole;
 
 /**
  * GrammarSchemaGenerator:
@@ -82,11 +82,11 @@ struct _GrammarSchemaGenerator
   gboolean keep_plural;
 };
 
-struct _ColumnInfo
+struct _GrammarSchemaGenColumnInfo
 {
   GrammarColumn *column;           /* owned by the schema */
   const char *name;
-  Affinity affinity;
+  GrammarSchemaGenAffinity affinity;
   gboolean is_text;                /* quoted grammar_schema_gen_placeholder */
   gboolean declared_unique;
   gboolean in_primary_key;
@@ -97,26 +97,26 @@ struct _ColumnInfo
   gint64 n_distinct;
   double mean_length;
 
-  PredicateRole predicate;
+  GrammarSchemaGenPredicateRole predicate;
   char *predicate_why;             /* the evidence, or why it is not asked by */
-  ProjectionRole projection;
+  GrammarSchemaGenProjectionRole projection;
   char *projection_why;            /* why it is not projected */
   char *follow_table;              /* PROJECTION_FOLLOW: the referenced table and its */
   char *follow_column;             /* naming column, schema spelling */
   char *follow_key;                /* the referenced column */
 };
 
-struct _TableInfo
+struct _GrammarSchemaGenTableInfo
 {
   GrammarTable *table;  /* owned by the schema */
   const char *name;
   gint64 n_rows;
-  GArray *columns;      /* ColumnInfo */
+  GArray *columns;      /* GrammarSchemaGenColumnInfo */
   int best;             /* the column that names a row best, or -1 */
 };
 
 /* How many rows share a predicate value, over all bindings. */
-struct _Multiplicity
+struct _GrammarSchemaGenMultiplicity
 {
   gint64 n_bindings;
   gint64 n_plural;
@@ -124,11 +124,11 @@ struct _Multiplicity
   char *example;  /* the binding with the most rows, as SQL literals */
 };
 
-struct _Run
+struct _GrammarSchemaGenRun
 {
   GrammarSchemaGenerator *self;
   GCancellable *cancellable;
-  GHashTable *tables;      /* lowercased name → TableInfo, analysed on demand */
+  GHashTable *tables;      /* lowercased name → GrammarSchemaGenTableInfo, analysed on demand */
   GHashTable *referenced;  /* "table\ncolumn", lowercased: columns foreign keys point at */
   GHashTable *checks;      /* FROM … WHERE text → Multiplicity */
   GHashTable *ids;         /* template ids kept */
@@ -136,7 +136,7 @@ struct _Run
   GPtrArray *dropped;      /* char * */
 };
 
-struct _Candidate
+struct _GrammarSchemaGenCandidate
 {
   GString *from;           /* the FROM clause after the keyword */
   char *projection;        /* the projected expression */
@@ -146,15 +146,15 @@ struct _Candidate
   GPtrArray *aliases;      /* aliases in use */
 };
 
-struct _LinkEnd
+struct _GrammarSchemaGenLinkEnd
 {
-  TableInfo *table;
-  ColumnInfo *key;      /* the referenced column */
-  ColumnInfo *name;     /* the column asked by */
+  GrammarSchemaGenTableInfo *table;
+  GrammarSchemaGenColumnInfo *key; /* the referenced column */
+  GrammarSchemaGenColumnInfo *name; /* the column asked by */
 };
 
 G_GNUC_INTERNAL
-Affinity grammar_schema_gen_affinity_of (const char *declared_type);
+GrammarSchemaGenAffinity grammar_schema_gen_affinity_of (const char *declared_type);
 G_GNUC_INTERNAL
 gboolean grammar_schema_gen_type_mentions_time (const char *declared_type);
 G_GNUC_INTERNAL
@@ -168,43 +168,50 @@ gboolean grammar_schema_gen_is_named_like_free_text (const char *name);
 G_GNUC_INTERNAL
 gboolean grammar_schema_gen_is_named_like_name (const char *name);
 G_GNUC_INTERNAL
-void grammar_schema_gen_table_info_free (TableInfo *info);
+void grammar_schema_gen_table_info_free (GrammarSchemaGenTableInfo *info);
 G_GNUC_INTERNAL
-ColumnInfo * grammar_schema_gen_column_at (TableInfo *info, guint index);
+GrammarSchemaGenColumnInfo * grammar_schema_gen_column_at (GrammarSchemaGenTableInfo *info, guint index);
 G_GNUC_INTERNAL
-void grammar_schema_gen_multiplicity_free (Multiplicity *multiplicity);
+void grammar_schema_gen_multiplicity_free (GrammarSchemaGenMultiplicity *multiplicity);
 G_GNUC_INTERNAL
-void grammar_schema_gen_drop (Run *run, const char *format, ...) G_GNUC_PRINTF (2, 3);
+void grammar_schema_gen_drop (GrammarSchemaGenRun *run, const char *format, ...) G_GNUC_PRINTF (2, 3);
 G_GNUC_INTERNAL
-char * grammar_schema_gen_sql_name (Run *run, const char *name);
+char * grammar_schema_gen_sql_name (GrammarSchemaGenRun *run, const char *name);
 G_GNUC_INTERNAL
-char * grammar_schema_gen_sql_column (Run *run, const char *alias, const char *column);
+char * grammar_schema_gen_sql_column (GrammarSchemaGenRun *run, const char *alias, const char *column);
 G_GNUC_INTERNAL
-char * grammar_schema_gen_placeholder (const char *table, ColumnInfo *column);
+char * grammar_schema_gen_placeholder (const char *table, GrammarSchemaGenColumnInfo *column);
 G_GNUC_INTERNAL
 gint64 grammar_schema_gen_result_int64 (GrammarResult *result, guint column);
 G_GNUC_INTERNAL
-TableInfo * grammar_schema_gen_analyse_table (Run *run, const char *name, GError **error);
+GrammarSchemaGenTableInfo * grammar_schema_gen_analyse_table (GrammarSchemaGenRun *run, const char *name,
+                                                              GError **error);
 G_GNUC_INTERNAL
-void grammar_schema_gen_collect_referenced_columns (Run *run);
+void grammar_schema_gen_collect_referenced_columns (GrammarSchemaGenRun *run);
 G_GNUC_INTERNAL
-void grammar_schema_gen_run_clear (Run *run);
+void grammar_schema_gen_run_clear (GrammarSchemaGenRun *run);
 G_GNUC_INTERNAL
-Candidate * grammar_schema_gen_candidate_new (void);
+GrammarSchemaGenCandidate * grammar_schema_gen_candidate_new (void);
 G_GNUC_INTERNAL
-const char * grammar_schema_gen_new_alias (Candidate *candidate, const char *table, const char *hint);
+const char * grammar_schema_gen_new_alias (GrammarSchemaGenCandidate *candidate, const char *table, const char *hint);
 G_GNUC_INTERNAL
-void grammar_schema_gen_add_first_table (Run *run, Candidate *candidate, const char *table, const char *alias);
+void grammar_schema_gen_add_first_table (GrammarSchemaGenRun *run, GrammarSchemaGenCandidate *candidate,
+                                         const char *table, const char *alias);
 G_GNUC_INTERNAL
-void grammar_schema_gen_add_join (Run *run, Candidate *candidate, const char *table, const char *alias, const char *from_alias, const char *from_column, const char *to_column);
+void grammar_schema_gen_add_join (GrammarSchemaGenRun *run, GrammarSchemaGenCandidate *candidate, const char *table,
+                                  const char *alias, const char *from_alias, const char *from_column,
+                                  const char *to_column);
 G_GNUC_INTERNAL
-void grammar_schema_gen_add_predicate (Run *run, Candidate *candidate, const char *alias, TableInfo *table, ColumnInfo *column);
+void grammar_schema_gen_add_predicate (GrammarSchemaGenRun *run, GrammarSchemaGenCandidate *candidate,
+                                       const char *alias, GrammarSchemaGenTableInfo *table,
+                                       GrammarSchemaGenColumnInfo *column);
 G_GNUC_INTERNAL
-gboolean grammar_schema_gen_consider (Run *run, Candidate *candidate, const char *why, GError **error);
+gboolean grammar_schema_gen_consider (GrammarSchemaGenRun *run, GrammarSchemaGenCandidate *candidate, const char *why,
+                                      GError **error);
 G_GNUC_INTERNAL
-void grammar_schema_gen_candidate_free (Candidate *candidate);
+void grammar_schema_gen_candidate_free (GrammarSchemaGenCandidate *candidate);
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, grammar_schema_gen_run_clear)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Candidate, grammar_schema_gen_candidate_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GrammarSchemaGenRun, grammar_schema_gen_run_clear)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarSchemaGenCandidate, grammar_schema_gen_candidate_free)
 
 G_END_DECLS

@@ -217,13 +217,13 @@ grammar_schema_generator_set_keep_plural (GrammarSchemaGenerator *self,
  * a foreign key followed,
  * `SELECT c.name FROM project p JOIN client c ON p.client_id = c.client_id WHERE p.name = '[project.name]'`. */
 static gboolean
-entity_template (Run         *run,
-                 TableInfo   *info,
-                 ColumnInfo  *predicate,
-                 ColumnInfo  *projected,
-                 GError     **error)
+entity_template (GrammarSchemaGenRun         *run,
+                 GrammarSchemaGenTableInfo   *info,
+                 GrammarSchemaGenColumnInfo  *predicate,
+                 GrammarSchemaGenColumnInfo  *projected,
+                 GError                     **error)
 {
-  g_autoptr (Candidate) candidate = grammar_schema_gen_candidate_new ();
+  g_autoptr (GrammarSchemaGenCandidate) candidate = grammar_schema_gen_candidate_new ();
   g_autofree char *why = NULL;
 
   if (projected->projection == PROJECTION_DIRECT)
@@ -250,19 +250,19 @@ entity_template (Run         *run,
 }
 
 static gboolean
-entity_templates (Run         *run,
-                  TableInfo   *info,
-                  GError     **error)
+entity_templates (GrammarSchemaGenRun        *run,
+                  GrammarSchemaGenTableInfo  *info,
+                  GError                    **error)
 {
   for (guint p = 0; p < info->columns->len; p++)
     {
-      ColumnInfo *predicate = grammar_schema_gen_column_at (info, p);
+      GrammarSchemaGenColumnInfo *predicate = grammar_schema_gen_column_at (info, p);
 
       if (predicate->predicate == PREDICATE_NONE)
         continue;
       for (guint q = 0; q < info->columns->len; q++)
         {
-          ColumnInfo *projected = grammar_schema_gen_column_at (info, q);
+          GrammarSchemaGenColumnInfo *projected = grammar_schema_gen_column_at (info, q);
 
           /* Never project what the question already says. */
           if (q == p || projected->projection == PROJECTION_NONE)
@@ -279,21 +279,21 @@ entity_templates (Run         *run,
 /* The two single-column foreign keys of a table that only links two
  * others (no column of its own names its rows), or FALSE. */
 static gboolean
-find_link_keys (TableInfo   *info,
-                ColumnInfo **first,
-                ColumnInfo **second)
+find_link_keys (GrammarSchemaGenTableInfo   *info,
+                GrammarSchemaGenColumnInfo **first,
+                GrammarSchemaGenColumnInfo **second)
 {
   *first = *second = NULL;
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate == PREDICATE_IDENTIFYING)
         return FALSE;
     }
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->foreign_key == NULL)
         continue;
@@ -318,7 +318,7 @@ find_link_keys (TableInfo   *info,
 
         if (fk == (*second)->foreign_key)
           {
-            ColumnInfo *swap = *first;
+            GrammarSchemaGenColumnInfo *swap = *first;
 
             *first = *second;
             *second = swap;
@@ -332,9 +332,9 @@ find_link_keys (TableInfo   *info,
 }
 
 static gboolean
-is_declared_pair (TableInfo  *info,
-                  ColumnInfo *first,
-                  ColumnInfo *second)
+is_declared_pair (GrammarSchemaGenTableInfo  *info,
+                  GrammarSchemaGenColumnInfo *first,
+                  GrammarSchemaGenColumnInfo *second)
 {
   const char *pair[] = { first->name, second->name, NULL };
 
@@ -342,12 +342,12 @@ is_declared_pair (TableInfo  *info,
 }
 
 static gboolean
-resolve_link_end (Run         *run,
-                  TableInfo   *info,
-                  ColumnInfo  *column,
-                  LinkEnd     *end,
-                  char       **problem,
-                  GError     **error)
+resolve_link_end (GrammarSchemaGenRun         *run,
+                  GrammarSchemaGenTableInfo   *info,
+                  GrammarSchemaGenColumnInfo  *column,
+                  GrammarSchemaGenLinkEnd     *end,
+                  char                       **problem,
+                  GError                     **error)
 {
   const char *referenced_name = grammar_foreign_key_get_referenced_table (column->foreign_key);
   const char *key = grammar_foreign_key_get_referenced_columns (column->foreign_key)[0];
@@ -379,15 +379,15 @@ resolve_link_end (Run         *run,
 /* `SELECT e.Year_working FROM employment e JOIN company c ON e.Company_ID = c.Company_ID
  *  JOIN people p ON e.People_ID = p.People_ID WHERE c.Name = '[company.Name]' AND p.Name = '[people.Name]'` */
 static gboolean
-link_template (Run         *run,
-               TableInfo   *info,
-               ColumnInfo  *keys[2],
-               LinkEnd      ends[2],
-               ColumnInfo  *projected,
-               const char  *why,
-               GError     **error)
+link_template (GrammarSchemaGenRun         *run,
+               GrammarSchemaGenTableInfo   *info,
+               GrammarSchemaGenColumnInfo  *keys[2],
+               GrammarSchemaGenLinkEnd      ends[2],
+               GrammarSchemaGenColumnInfo  *projected,
+               const char                  *why,
+               GError                     **error)
 {
-  g_autoptr (Candidate) candidate = grammar_schema_gen_candidate_new ();
+  g_autoptr (GrammarSchemaGenCandidate) candidate = grammar_schema_gen_candidate_new ();
   const char *alias = grammar_schema_gen_new_alias (candidate, info->name, NULL);
   const char *aliases[2];
   g_autofree char *note = NULL;
@@ -408,12 +408,12 @@ link_template (Run         *run,
 }
 
 static gboolean
-link_templates (Run         *run,
-                TableInfo   *info,
-                GError     **error)
+link_templates (GrammarSchemaGenRun        *run,
+                GrammarSchemaGenTableInfo  *info,
+                GError                    **error)
 {
-  ColumnInfo *keys[2];
-  LinkEnd ends[2] = { { 0 } };
+  GrammarSchemaGenColumnInfo *keys[2];
+  GrammarSchemaGenLinkEnd ends[2] = { { 0 } };
   g_autofree char *problem = NULL;
   g_autofree char *why = NULL;
 
@@ -441,7 +441,7 @@ link_templates (Run         *run,
 
   for (guint q = 0; q < info->columns->len; q++)
     {
-      ColumnInfo *projected = grammar_schema_gen_column_at (info, q);
+      GrammarSchemaGenColumnInfo *projected = grammar_schema_gen_column_at (info, q);
 
       if (projected == keys[0] || projected == keys[1] || projected->projection != PROJECTION_DIRECT)
         continue;
@@ -457,12 +457,12 @@ link_templates (Run         *run,
  * candidates stays short: the same reason would repeat for every
  * template otherwise. */
 static void
-drop_columns (Run       *run,
-              TableInfo *info)
+drop_columns (GrammarSchemaGenRun       *run,
+              GrammarSchemaGenTableInfo *info)
 {
   for (guint i = 0; i < info->columns->len; i++)
     {
-      ColumnInfo *column = grammar_schema_gen_column_at (info, i);
+      GrammarSchemaGenColumnInfo *column = grammar_schema_gen_column_at (info, i);
 
       if (column->predicate == PREDICATE_NONE && column->projection == PROJECTION_NONE &&
           g_strcmp0 (column->predicate_why, column->projection_why) == 0)
@@ -478,12 +478,12 @@ drop_columns (Run       *run,
 }
 
 static gboolean
-table_templates (Run           *run,
-                 GrammarTable  *table,
-                 GError       **error)
+table_templates (GrammarSchemaGenRun  *run,
+                 GrammarTable         *table,
+                 GError              **error)
 {
   const char *name = grammar_table_get_name (table);
-  TableInfo *info;
+  GrammarSchemaGenTableInfo *info;
 
   if (grammar_table_get_is_view (table))
     {
@@ -530,7 +530,7 @@ grammar_schema_generator_generate (GrammarSchemaGenerator  *self,
                                    GCancellable            *cancellable,
                                    GError                 **error)
 {
-  g_auto (Run) run = { 0 };
+  g_auto (GrammarSchemaGenRun) run = { 0 };
   GPtrArray *tables;
 
   g_return_val_if_fail (GRAMMAR_IS_SCHEMA_GENERATOR (self), NULL);

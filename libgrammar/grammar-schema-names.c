@@ -12,7 +12,7 @@
 
 /* Reading column names and types ------------------------------------------ */
 
-Affinity
+GrammarSchemaGenAffinity
 grammar_schema_gen_affinity_of (const char *declared_type)
 {
   g_autofree char *type = NULL;

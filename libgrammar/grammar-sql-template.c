@@ -43,40 +43,12 @@
  * one id.
  */
 
-typedef struct
-{
-  char *text;     /* "[T.C]" as written */
-  char *table;    /* unquoted; the schema's spelling once validated */
-  char *column;
-} Placeholder;
-
-typedef struct
-{
-  gsize start;    /* byte range in sql, the quotes of a quoted placeholder included */
-  gsize end;
-  guint index;    /* of the distinct placeholder */
-} Occurrence;
-
-struct _GrammarSqlTemplate
-{
-  GObject parent_instance;
-
-  char *id;
-  char *sql;
-  char *bound_sql;
-  GrammarTemplateOrigin origin;
-  char *note;
-  GStrv tables;
-  GArray *placeholders;   /* Placeholder */
-  GArray *occurrences;    /* Occurrence, in text order */
-};
-
 G_DEFINE_FINAL_TYPE (GrammarSqlTemplate, grammar_sql_template, G_TYPE_OBJECT)
 
 static void
 placeholder_clear (gpointer data)
 {
-  Placeholder *placeholder = data;
+  GrammarSqlTemplatePlaceholder *placeholder = data;
 
   g_free (placeholder->text);
   g_free (placeholder->table);
@@ -109,9 +81,9 @@ static void
 grammar_sql_template_init (GrammarSqlTemplate *self)
 {
   self->tables = g_new0 (char *, 1);
-  self->placeholders = g_array_new (FALSE, TRUE, sizeof (Placeholder));
+  self->placeholders = g_array_new (FALSE, TRUE, sizeof (GrammarSqlTemplatePlaceholder));
   g_array_set_clear_func (self->placeholders, placeholder_clear);
-  self->occurrences = g_array_new (FALSE, TRUE, sizeof (Occurrence));
+  self->occurrences = g_array_new (FALSE, TRUE, sizeof (GrammarSqlTemplateOccurrence));
 }
 
 /* Placeholders. */
@@ -136,9 +108,9 @@ is_bare_name_char (char c)
 /* Reads a name at @p: quoted with " or ` (the quote doubled inside), or
  * bare. Returns where it ends, or %NULL when there is none or the quote
  * is not closed. */
-static const char *
-parse_name (const char  *p,
-            char       **name)
+const char *
+grammar_sql_template_parse_name (const char  *p,
+                                 char       **name)
 {
   GString *out = g_string_new (NULL);
 
@@ -200,13 +172,13 @@ grammar_placeholder_parse (const char  *text,
   if (strchr (text, ']') == NULL)
     return placeholder_error (text, "unbalanced “[”: no “]” closes it", error);
 
-  p = parse_name (skip_blanks (text + 1), &first);
+  p = grammar_sql_template_parse_name (skip_blanks (text + 1), &first);
   if (p == NULL)
     return placeholder_error (text, "expected a table name after “[”", error);
   p = skip_blanks (p);
   if (*p != '.')
     return placeholder_error (text, "expected “[Table.Column]”: no “.” between table and column", error);
-  p = parse_name (skip_blanks (p + 1), &second);
+  p = grammar_sql_template_parse_name (skip_blanks (p + 1), &second);
   if (p == NULL)
     return placeholder_error (text, "expected a column name after “.”", error);
   p = skip_blanks (p);
@@ -222,37 +194,17 @@ grammar_placeholder_parse (const char  *text,
 }
 
 /* A small SQL scanner: enough to tell string literals, quoted
- * identifiers, comments, words, placeholders and punctuation apart. */
-
-typedef enum
-{
-  TOKEN_END,
-  TOKEN_SPACE,
-  TOKEN_COMMENT,
-  TOKEN_LINE_COMMENT,
-  TOKEN_STRING,       /* '…' */
-  TOKEN_QUOTED,       /* "…" or `…` */
-  TOKEN_WORD,
-  TOKEN_PLACEHOLDER,  /* [T.C], bare */
-  TOKEN_PUNCT,        /* one character */
-} TokenKind;
-
-typedef struct
-{
-  TokenKind kind;
-  const char *start;
-  gsize length;
-  gboolean unterminated;
-} Token;
+ * identifiers, comments, words, placeholders and punctuation apart
+ * (GrammarSqlTemplateToken). */
 
 /* Reads the token at @p with the SQL lexer. A `[` that does not start a
  * well-formed placeholder is punctuation: the caller asks the
  * placeholder parser why when it cares. Numbers and `$name` are words,
  * other parameters punctuation, as this file only tells names and
  * keywords from the rest. */
-static const char *
-next_token (const char *p,
-            Token      *token)
+const char *
+grammar_sql_template_next_token (const char              *p,
+                                 GrammarSqlTemplateToken *token)
 {
   GrammarSqlToken sql;
   const char *end;
@@ -264,7 +216,7 @@ next_token (const char *p,
     {
       gboolean placeholder = grammar_placeholder_parse (p, &length, NULL, NULL, NULL);
 
-      token->kind = placeholder ? TOKEN_PLACEHOLDER : TOKEN_PUNCT;
+      token->kind = placeholder ? GRAMMAR_SQL_TEMPLATE_TOKEN_PLACEHOLDER : GRAMMAR_SQL_TEMPLATE_TOKEN_PUNCT;
       token->length = placeholder ? length : 1;
       return p + token->length;
     }
@@ -273,44 +225,46 @@ next_token (const char *p,
   token->unterminated = sql.unterminated;
   switch (sql.kind)
     {
-    case GRAMMAR_SQL_TOKEN_END: token->kind = TOKEN_END; break;
-    case GRAMMAR_SQL_TOKEN_SPACE: token->kind = TOKEN_SPACE; break;
-    case GRAMMAR_SQL_TOKEN_LINE_COMMENT: token->kind = TOKEN_LINE_COMMENT; break;
-    case GRAMMAR_SQL_TOKEN_COMMENT: token->kind = TOKEN_COMMENT; break;
-    case GRAMMAR_SQL_TOKEN_STRING: token->kind = TOKEN_STRING; break;
-    case GRAMMAR_SQL_TOKEN_QUOTED: token->kind = TOKEN_QUOTED; break;
+    case GRAMMAR_SQL_TOKEN_END: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_END; break;
+    case GRAMMAR_SQL_TOKEN_SPACE: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_SPACE; break;
+    case GRAMMAR_SQL_TOKEN_LINE_COMMENT: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_LINE_COMMENT; break;
+    case GRAMMAR_SQL_TOKEN_COMMENT: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_COMMENT; break;
+    case GRAMMAR_SQL_TOKEN_STRING: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_STRING; break;
+    case GRAMMAR_SQL_TOKEN_QUOTED: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_QUOTED; break;
     case GRAMMAR_SQL_TOKEN_NUMBER:
-    case GRAMMAR_SQL_TOKEN_WORD: token->kind = TOKEN_WORD; break;
-    case GRAMMAR_SQL_TOKEN_PARAM: token->kind = *p == '$' ? TOKEN_WORD : TOKEN_PUNCT; break;
+    case GRAMMAR_SQL_TOKEN_WORD: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_WORD; break;
+    case GRAMMAR_SQL_TOKEN_PARAM:
+      token->kind = *p == '$' ? GRAMMAR_SQL_TEMPLATE_TOKEN_WORD : GRAMMAR_SQL_TEMPLATE_TOKEN_PUNCT;
+      break;
     case GRAMMAR_SQL_TOKEN_BRACKET:
     case GRAMMAR_SQL_TOKEN_PUNCT:
-    default: token->kind = TOKEN_PUNCT; break;
+    default: token->kind = GRAMMAR_SQL_TEMPLATE_TOKEN_PUNCT; break;
     }
   return end;
 }
 
-static gboolean
-token_is (const Token *token,
-          const char  *word)
+gboolean
+grammar_sql_template_token_is (const GrammarSqlTemplateToken *token,
+                               const char                    *word)
 {
-  return token->kind == TOKEN_WORD && token->length == strlen (word) &&
+  return token->kind == GRAMMAR_SQL_TEMPLATE_TOKEN_WORD && token->length == strlen (word) &&
          g_ascii_strncasecmp (token->start, word, token->length) == 0;
 }
 
-static gboolean
-token_is_punct (const Token *token,
-                char         c)
+gboolean
+grammar_sql_template_token_is_punct (const GrammarSqlTemplateToken *token,
+                                     char                           c)
 {
-  return token->kind == TOKEN_PUNCT && token->start[0] == c;
+  return token->kind == GRAMMAR_SQL_TEMPLATE_TOKEN_PUNCT && token->start[0] == c;
 }
 
 /* A string literal that holds exactly one placeholder: `'[T.C]'`. */
 static gboolean
-is_quoted_placeholder (const Token *token)
+is_quoted_placeholder (const GrammarSqlTemplateToken *token)
 {
   gsize length;
 
-  return token->kind == TOKEN_STRING && !token->unterminated && token->length > 2 &&
+  return token->kind == GRAMMAR_SQL_TEMPLATE_TOKEN_STRING && !token->unterminated && token->length > 2 &&
          token->start[1] == '[' &&
          grammar_placeholder_parse (token->start + 1, &length, NULL, NULL, NULL) &&
          length == token->length - 2;
@@ -319,12 +273,13 @@ is_quoted_placeholder (const Token *token)
 /* The name a quoted identifier holds when it is ASCII letters, digits
  * and underscores (`"People_ID"`, `"order"`), else %NULL. */
 static char *
-quoted_plain_name (const Token *token)
+quoted_plain_name (const GrammarSqlTemplateToken *token)
 {
   g_autofree char *name = NULL;
 
-  if (token->kind != TOKEN_QUOTED || token->unterminated ||
-      parse_name (token->start, &name) != token->start + token->length || !grammar_sql_is_ascii_name (name))
+  if (token->kind != GRAMMAR_SQL_TEMPLATE_TOKEN_QUOTED || token->unterminated ||
+      grammar_sql_template_parse_name (token->start, &name) != token->start + token->length ||
+      !grammar_sql_is_ascii_name (name))
     return NULL;
   return g_steal_pointer (&name);
 }
@@ -349,7 +304,7 @@ char *
 grammar_sql_normalize (const char *sql)
 {
   GString *out;
-  TokenKind previous = TOKEN_END;
+  GrammarSqlTemplateTokenKind previous = GRAMMAR_SQL_TEMPLATE_TOKEN_END;
   const char *p;
 
   g_return_val_if_fail (sql != NULL, NULL);
@@ -357,13 +312,13 @@ grammar_sql_normalize (const char *sql)
   out = g_string_new (NULL);
   for (p = sql; *p != '\0';)
     {
-      Token token;
+      GrammarSqlTemplateToken token;
 
       g_autofree char *bare = NULL;
 
-      p = next_token (p, &token);
-      if (token.kind == TOKEN_SPACE)
-        g_string_append_c (out, previous == TOKEN_LINE_COMMENT ? '\n' : ' ');
+      p = grammar_sql_template_next_token (p, &token);
+      if (token.kind == GRAMMAR_SQL_TEMPLATE_TOKEN_SPACE)
+        g_string_append_c (out, previous == GRAMMAR_SQL_TEMPLATE_TOKEN_LINE_COMMENT ? '\n' : ' ');
       else if ((bare = quoted_plain_name (&token)) != NULL)
         g_string_append (out, bare);
       else
@@ -409,7 +364,7 @@ add_placeholder (GrammarSqlTemplate *self,
                  const char         *text,
                  gsize               length)
 {
-  Placeholder placeholder = { 0, };
+  GrammarSqlTemplatePlaceholder placeholder = { 0, };
   gsize parsed;
 
   placeholder.text = g_strndup (text, length);
@@ -417,7 +372,7 @@ add_placeholder (GrammarSqlTemplate *self,
 
   for (guint i = 0; i < self->placeholders->len; i++)
     {
-      Placeholder *known = &g_array_index (self->placeholders, Placeholder, i);
+      GrammarSqlTemplatePlaceholder *known = &g_array_index (self->placeholders, GrammarSqlTemplatePlaceholder, i);
 
       if (g_ascii_strcasecmp (known->table, placeholder.table) == 0 &&
           g_ascii_strcasecmp (known->column, placeholder.column) == 0)
@@ -432,11 +387,11 @@ add_placeholder (GrammarSqlTemplate *self,
 }
 
 static void
-add_occurrence (GrammarSqlTemplate *self,
-                const Token        *token,
-                gboolean            quoted)
+add_occurrence (GrammarSqlTemplate            *self,
+                const GrammarSqlTemplateToken *token,
+                gboolean                       quoted)
 {
-  Occurrence occurrence;
+  GrammarSqlTemplateOccurrence occurrence;
 
   occurrence.start = token->start - self->sql;
   occurrence.end = occurrence.start + token->length;
@@ -446,14 +401,14 @@ add_occurrence (GrammarSqlTemplate *self,
 }
 
 static gboolean
-parse_error (GrammarSqlTemplate  *self,
-             const Token         *token,
-             GError             **error)
+parse_error (GrammarSqlTemplate             *self,
+             const GrammarSqlTemplateToken  *token,
+             GError                        **error)
 {
   g_autoptr (GError) local_error = NULL;
   gsize length;
 
-  if (token->kind == TOKEN_PUNCT)
+  if (token->kind == GRAMMAR_SQL_TEMPLATE_TOKEN_PUNCT)
     {
       grammar_placeholder_parse (token->start, &length, NULL, NULL, &local_error);
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
@@ -462,7 +417,7 @@ parse_error (GrammarSqlTemplate  *self,
   else
     g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
                  "%s: unterminated %s", self->id,
-                 token->kind == TOKEN_STRING ? "string literal" : "quoted identifier");
+                 token->kind == GRAMMAR_SQL_TEMPLATE_TOKEN_STRING ? "string literal" : "quoted identifier");
   return FALSE;
 }
 
@@ -472,16 +427,16 @@ parse_placeholders (GrammarSqlTemplate  *self,
 {
   for (const char *p = self->sql; *p != '\0';)
     {
-      Token token;
+      GrammarSqlTemplateToken token;
 
-      p = next_token (p, &token);
-      if (token.kind == TOKEN_PLACEHOLDER)
+      p = grammar_sql_template_next_token (p, &token);
+      if (token.kind == GRAMMAR_SQL_TEMPLATE_TOKEN_PLACEHOLDER)
         add_occurrence (self, &token, FALSE);
       else if (is_quoted_placeholder (&token))
         add_occurrence (self, &token, TRUE);
-      else if (token_is_punct (&token, '[') || token.unterminated)
+      else if (grammar_sql_template_token_is_punct (&token, '[') || token.unterminated)
         {
-          if (token.kind != TOKEN_COMMENT)
+          if (token.kind != GRAMMAR_SQL_TEMPLATE_TOKEN_COMMENT)
             return parse_error (self, &token, error);
         }
     }
@@ -503,7 +458,7 @@ make_bound_sql (GrammarSqlTemplate *self)
 
   for (guint i = 0; i < self->occurrences->len; i++)
     {
-      Occurrence *occurrence = &g_array_index (self->occurrences, Occurrence, i);
+      GrammarSqlTemplateOccurrence *occurrence = &g_array_index (self->occurrences, GrammarSqlTemplateOccurrence, i);
 
       g_string_append_len (out, self->sql + done, occurrence->start - done);
       g_string_append_printf (out, "?%u", occurrence->index + 1);
@@ -852,11 +807,11 @@ grammar_sql_template_get_n_placeholders (GrammarSqlTemplate *self)
   return self->placeholders->len;
 }
 
-static Placeholder *
-get_placeholder (GrammarSqlTemplate *self,
-                 guint               index)
+GrammarSqlTemplatePlaceholder *
+grammar_sql_template_placeholder_at (GrammarSqlTemplate *self,
+                                     guint               index)
 {
-  return &g_array_index (self->placeholders, Placeholder, index);
+  return &g_array_index (self->placeholders, GrammarSqlTemplatePlaceholder, index);
 }
 
 /**
@@ -873,7 +828,7 @@ grammar_sql_template_get_placeholder (GrammarSqlTemplate *self,
 {
   g_return_val_if_fail (GRAMMAR_IS_SQL_TEMPLATE (self), NULL);
   g_return_val_if_fail (index < self->placeholders->len, NULL);
-  return get_placeholder (self, index)->text;
+  return grammar_sql_template_placeholder_at (self, index)->text;
 }
 
 /**
@@ -890,7 +845,7 @@ grammar_sql_template_get_placeholder_table (GrammarSqlTemplate *self,
 {
   g_return_val_if_fail (GRAMMAR_IS_SQL_TEMPLATE (self), NULL);
   g_return_val_if_fail (index < self->placeholders->len, NULL);
-  return get_placeholder (self, index)->table;
+  return grammar_sql_template_placeholder_at (self, index)->table;
 }
 
 /**
@@ -907,485 +862,7 @@ grammar_sql_template_get_placeholder_column (GrammarSqlTemplate *self,
 {
   g_return_val_if_fail (GRAMMAR_IS_SQL_TEMPLATE (self), NULL);
   g_return_val_if_fail (index < self->placeholders->len, NULL);
-  return get_placeholder (self, index)->column;
-}
-
-/* Validation. */
-
-static gboolean
-invalid (GrammarSqlTemplate  *self,
-         GError             **error,
-         const char          *format,
-         ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-invalid (GrammarSqlTemplate  *self,
-         GError             **error,
-         const char          *format,
-         ...)
-{
-  g_autofree char *reason = NULL;
-  va_list args;
-
-  va_start (args, format);
-  reason = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: %s", self->id, reason);
-  return FALSE;
-}
-
-static gboolean
-resolve_placeholders (GrammarSqlTemplate  *self,
-                      GrammarSchema       *schema,
-                      GError             **error)
-{
-  for (guint i = 0; i < self->placeholders->len; i++)
-    {
-      Placeholder *placeholder = get_placeholder (self, i);
-      GrammarTable *table = grammar_schema_get_table (schema, placeholder->table);
-      GrammarColumn *column;
-
-      if (table == NULL)
-        return invalid (self, error, "unknown table “%s” (placeholder %s)",
-                        placeholder->table, placeholder->text);
-      column = grammar_table_get_column (table, placeholder->column);
-      if (column == NULL)
-        return invalid (self, error, "unknown column “%s” in table “%s” (placeholder %s)",
-                        placeholder->column, grammar_table_get_name (table), placeholder->text);
-
-      g_free (placeholder->table);
-      placeholder->table = g_strdup (grammar_table_get_name (table));
-      g_free (placeholder->column);
-      placeholder->column = g_strdup (grammar_column_get_name (column));
-    }
-  return TRUE;
-}
-
-/* What the statement looks like outside parentheses. */
-typedef struct
-{
-  Token first;            /* first significant token */
-  gboolean more;          /* something significant after a top-level ';' */
-  gssize where;           /* offset of the first top-level WHERE, or -1 */
-  GPtrArray *tables;      /* names after FROM and JOIN, unquoted */
-} Shape;
-
-static char *
-unquote_name (const Token *token)
-{
-  g_autofree char *name = NULL;
-
-  if (token->kind == TOKEN_WORD)
-    return g_strndup (token->start, token->length);
-  parse_name (token->start, &name);
-  return g_steal_pointer (&name);
-}
-
-static gboolean
-is_clause_keyword (const Token *token)
-{
-  static const char * const keywords[] = {
-    "WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "UNION", "INTERSECT", "EXCEPT",
-    "WINDOW", "ON", "USING", NULL,
-  };
-
-  for (guint i = 0; keywords[i] != NULL; i++)
-    if (token_is (token, keywords[i]))
-      return TRUE;
-  return FALSE;
-}
-
-/* Significant tokens only: no spaces, no comments. */
-static const char *
-next_significant (const char *p,
-                  Token      *token)
-{
-  do
-    p = next_token (p, token);
-  while (token->kind == TOKEN_SPACE || token->kind == TOKEN_COMMENT || token->kind == TOKEN_LINE_COMMENT);
-  return p;
-}
-
-/* A table name after FROM, JOIN or a comma of the FROM list; `main.t`
- * names t. */
-static const char *
-read_table_name (const char *p,
-                 const Token *token,
-                 GPtrArray  *tables)
-{
-  Token dot, name;
-  const char *after = next_significant (p, &dot);
-
-  if (token_is_punct (&dot, '.'))
-    {
-      const char *end = next_significant (after, &name);
-
-      if (name.kind == TOKEN_WORD || (name.kind == TOKEN_QUOTED && !name.unterminated))
-        {
-          g_ptr_array_add (tables, unquote_name (&name));
-          return end;
-        }
-    }
-  g_ptr_array_add (tables, unquote_name (token));
-  return p;
-}
-
-static void
-analyse_shape (GrammarSqlTemplate *self,
-               Shape              *shape)
-{
-  gboolean in_from = FALSE, expect_table = FALSE, after_semicolon = FALSE;
-  guint depth = 0;
-  const char *p = next_significant (self->sql, &shape->first);
-
-  shape->more = FALSE;
-  shape->where = -1;
-  shape->tables = g_ptr_array_new_with_free_func (g_free);
-
-  for (Token token = shape->first; token.kind != TOKEN_END; p = next_significant (p, &token))
-    {
-      gboolean name = token.kind == TOKEN_WORD || (token.kind == TOKEN_QUOTED && !token.unterminated);
-
-      if (after_semicolon && !token_is_punct (&token, ';'))
-        shape->more = TRUE;
-      if (token_is_punct (&token, '('))
-        depth++;
-      else if (token_is_punct (&token, ')') && depth > 0)
-        depth--;
-      if (depth > 0 || token_is_punct (&token, ')'))
-        {
-          expect_table = FALSE;
-          continue;
-        }
-
-      if (token_is_punct (&token, ';'))
-        after_semicolon = TRUE;
-      else if (token_is (&token, "FROM") || token_is (&token, "JOIN"))
-        in_from = expect_table = TRUE;
-      else if (is_clause_keyword (&token))
-        {
-          if (token_is (&token, "WHERE") && shape->where < 0)
-            shape->where = token.start - self->sql;
-          in_from = expect_table = FALSE;
-        }
-      else if (expect_table && name)
-        {
-          p = read_table_name (p, &token, shape->tables);
-          expect_table = FALSE;
-        }
-      else
-        expect_table = in_from && token_is_punct (&token, ',');
-    }
-}
-
-static gboolean
-check_shape (GrammarSqlTemplate  *self,
-             const Shape         *shape,
-             GError             **error)
-{
-  if (!token_is (&shape->first, "SELECT") && !token_is (&shape->first, "WITH"))
-    return invalid (self, error, "only a single read-only SELECT is accepted, not “%.*s”",
-                    (int) MIN (shape->first.length, 40), shape->first.start);
-  if (shape->more)
-    return invalid (self, error, "the SQL text holds more than one statement; "
-                    "only a single read-only SELECT is accepted");
-  if (shape->where < 0)
-    return invalid (self, error, "no WHERE clause: a placeholder must select the rows the answer comes from");
-
-  for (guint i = 0; i < self->occurrences->len; i++)
-    if (g_array_index (self->occurrences, Occurrence, i).start > (gsize) shape->where)
-      return TRUE;
-  return invalid (self, error, "no placeholder after WHERE: a placeholder must select the rows "
-                  "the answer comes from");
-}
-
-static void
-set_tables (GrammarSqlTemplate *self,
-            GrammarSchema      *schema,
-            GPtrArray          *names)
-{
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint i = 0; i < names->len; i++)
-    {
-      GrammarTable *table = grammar_schema_get_table (schema, g_ptr_array_index (names, i));
-      const char *name;
-
-      if (table == NULL)
-        continue;  /* a common table expression, say */
-      name = grammar_table_get_name (table);
-      if (g_hash_table_add (seen, (gpointer) name))
-        g_strv_builder_add (builder, name);
-    }
-  g_strfreev (self->tables);
-  self->tables = g_strv_builder_end (builder);
-}
-
-static gboolean
-check_with_database (GrammarSqlTemplate  *self,
-                     GrammarDatabase     *database,
-                     GError             **error)
-{
-  g_autoptr (GError) local_error = NULL;
-  guint n_parameters = 0;
-
-  if (!grammar_database_check_query (database, self->bound_sql, &n_parameters, &local_error))
-    {
-      if (g_error_matches (local_error, GRAMMAR_ERROR, GRAMMAR_ERROR_NOT_SUPPORTED))
-        return TRUE;
-      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", self->id);
-      return FALSE;
-    }
-  if (n_parameters != self->placeholders->len)
-    return invalid (self, error, "the statement takes %u parameter(s) but has %u placeholder(s): "
-                    "write every value as a [Table.Column] placeholder, not as ? or :name",
-                    n_parameters, self->placeholders->len);
-  return TRUE;
-}
-
-/* Bare names, resolved against the schema. Templates imported from
- * GRAMMAR-py's Spider SQL, or written by hand, spell names bare in any
- * case (`People_ID`, `FROM People`): SQLite reads them whatever their
- * case, PostgreSQL folds them to lower case and MariaDB keeps the case
- * of table names. The statement that runs takes each such name in the
- * schema's spelling, written as the database's dialect needs it. */
-
-typedef struct
-{
-  GPtrArray *tables;   /* GrammarTable, the ones the statement reads (all when none is known) */
-  GrammarSchema *schema;
-} NameScope;
-
-static void
-add_spelling (GPtrArray  *spellings,
-              const char *word,
-              const char *name)
-{
-  if (g_ascii_strcasecmp (word, name) == 0 &&
-      !g_ptr_array_find_with_equal_func (spellings, name, g_str_equal, NULL))
-    g_ptr_array_add (spellings, (gpointer) name);
-}
-
-/* The schema's spellings of @word: among table names when @tables, among
- * the columns of the tables read when @columns. */
-static GPtrArray *
-find_spellings (NameScope  *scope,
-                const char *word,
-                gboolean    tables,
-                gboolean    columns)
-{
-  GPtrArray *spellings = g_ptr_array_new ();
-  GPtrArray *all = grammar_schema_get_tables (scope->schema);
-
-  for (guint t = 0; tables && t < all->len; t++)
-    add_spelling (spellings, word, grammar_table_get_name (g_ptr_array_index (all, t)));
-  for (guint t = 0; columns && t < scope->tables->len; t++)
-    {
-      GPtrArray *table_columns = grammar_table_get_columns (g_ptr_array_index (scope->tables, t));
-
-      for (guint c = 0; c < table_columns->len; c++)
-        add_spelling (spellings, word, grammar_column_get_name (g_ptr_array_index (table_columns, c)));
-    }
-  return spellings;
-}
-
-static void
-name_scope_init (NameScope     *scope,
-                 GrammarSchema *schema,
-                 GPtrArray     *names)
-{
-  GPtrArray *all = grammar_schema_get_tables (schema);
-
-  scope->schema = schema;
-  scope->tables = g_ptr_array_new ();
-  for (guint t = 0; t < all->len; t++)
-    for (guint n = 0; n < names->len; n++)
-      if (g_ascii_strcasecmp (grammar_table_get_name (g_ptr_array_index (all, t)), g_ptr_array_index (names, n)) == 0)
-        {
-          g_ptr_array_add (scope->tables, g_ptr_array_index (all, t));
-          break;
-        }
-  if (scope->tables->len == 0)
-    g_ptr_array_extend (scope->tables, all, NULL, NULL);
-}
-
-static gboolean
-is_bare_name (const Token *token)
-{
-  return token->kind == TOKEN_WORD && (g_ascii_isalpha (token->start[0]) || token->start[0] == '_');
-}
-
-/* A word the dialect reserves, which bare is a keyword, not a name. */
-static gboolean
-is_dialect_keyword (GrammarDatabase *database,
-                    const Token     *token)
-{
-  g_autofree char *lower = g_ascii_strdown (token->start, token->length);
-
-  return grammar_sql_is_ascii_name (lower) && grammar_database_identifier_needs_quotes (database, lower);
-}
-
-static char *
-list_spellings (GPtrArray *spellings)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < spellings->len; i++)
-    g_string_append_printf (out, "%s“%s”", i == 0 ? "" : i + 1 == spellings->len ? " and " : ", ",
-                            (const char *) g_ptr_array_index (spellings, i));
-  return g_string_free (out, FALSE);
-}
-
-/* How the bare name @token is written for @database, into @replacement:
- * %NULL to keep it as written. */
-static gboolean
-resolve_bare_name (GrammarSqlTemplate  *self,
-                   GrammarDatabase     *database,
-                   NameScope           *scope,
-                   const Token         *token,
-                   const Token         *previous,
-                   const Token         *next,
-                   gboolean             in_from,
-                   char               **replacement,
-                   GError             **error)
-{
-  g_autofree char *word = g_strndup (token->start, token->length);
-  g_autoptr (GPtrArray) spellings = NULL;
-  gboolean after_dot = token_is_punct (previous, '.');
-  gboolean before_dot = token_is_punct (next, '.');
-  gboolean table_place = in_from && (token_is (previous, "FROM") || token_is (previous, "JOIN") ||
-                                     token_is_punct (previous, ','));
-
-  *replacement = NULL;
-  if (token_is_punct (next, '(') || next->kind == TOKEN_STRING)
-    return TRUE;  /* a function, or the type of a literal: DATE '2020-01-31' */
-  if (!after_dot && !before_dot && !table_place && is_dialect_keyword (database, token))
-    return TRUE;
-
-  spellings = find_spellings (scope, word, !after_dot, !before_dot && !table_place);
-  if (spellings->len == 0)
-    return TRUE;  /* an alias, a keyword, a common table expression… */
-  if (g_ptr_array_find_with_equal_func (spellings, word, g_str_equal, NULL) &&
-      !grammar_database_identifier_needs_quotes (database, word))
-    return TRUE;  /* the database reads it as written */
-  if (spellings->len > 1)
-    {
-      g_autofree char *candidates = list_spellings (spellings);
-
-      return invalid (self, error, "the bare name “%s” could be %s, which differ only in case: "
-                      "quote the one meant, as \"%s\"", word, candidates,
-                      (const char *) g_ptr_array_index (spellings, 0));
-    }
-  *replacement = grammar_database_write_identifier (database, g_ptr_array_index (spellings, 0));
-  return TRUE;
-}
-
-static gboolean
-resolve_bare_names (GrammarSqlTemplate  *self,
-                    GrammarDatabase     *database,
-                    GrammarSchema       *schema,
-                    GPtrArray           *table_names,
-                    GError             **error)
-{
-  g_autoptr (GString) out = g_string_new (NULL);
-  NameScope scope;
-  Token previous = { TOKEN_END, "", 0, FALSE }, token, next;
-  gboolean in_from = FALSE, ok = TRUE;
-  const char *p, *after;
-
-  name_scope_init (&scope, schema, table_names);
-  p = next_significant (self->bound_sql, &token);
-  g_string_append_len (out, self->bound_sql, token.start - self->bound_sql);
-  for (; token.kind != TOKEN_END && ok; token = next, p = after)
-    {
-      g_autofree char *replacement = NULL;
-
-      after = next_significant (p, &next);
-      if (token_is (&token, "FROM") || token_is (&token, "JOIN"))
-        in_from = TRUE;
-      else if (is_clause_keyword (&token) && !token_is (&token, "ON") && !token_is (&token, "USING"))
-        in_from = FALSE;
-      else if (is_bare_name (&token))
-        ok = resolve_bare_name (self, database, &scope, &token, &previous, &next, in_from, &replacement, error);
-
-      if (replacement != NULL)
-        g_string_append (out, replacement);
-      else
-        g_string_append_len (out, token.start, token.length);
-      /* What lies between this token and the next: spaces, comments. */
-      g_string_append_len (out, token.start + token.length, next.start - (token.start + token.length));
-      previous = token;
-    }
-  g_ptr_array_unref (scope.tables);
-  if (!ok)
-    return FALSE;
-  g_free (self->bound_sql);
-  self->bound_sql = g_string_free (g_steal_pointer (&out), FALSE);
-  return TRUE;
-}
-
-/**
- * grammar_sql_template_validate:
- * @self: a #GrammarSqlTemplate
- * @database: (nullable): the database the template runs on, or %NULL to
- *   check against @schema only
- * @schema: the schema of the database
- * @error: return location for a #GError
- *
- * Checks the template against a database: every placeholder names a
- * table and a column of @schema (in any ASCII case; the placeholder's
- * table and column then take the schema's spelling); the text is a
- * single read-only `SELECT` (or `WITH` query); a placeholder occurs
- * after the top-level `WHERE`; and the database compiles the bound
- * statement (grammar_database_check_query()) and finds as many
- * parameters as there are distinct placeholders — a database plugin
- * that cannot check without running skips that part. Sets the tables
- * the query reads (grammar_sql_template_get_tables()).
- *
- * With a @database, the names the SQL writes bare (`People_ID`, `FROM
- * People`) are looked up in @schema without regard to ASCII case and
- * the statement that runs (grammar_sql_template_get_bound_sql()) spells
- * them as the schema does, written as the database's dialect needs
- * (grammar_database_write_identifier()): GRAMMAR-py's Spider templates
- * run on PostgreSQL against tables made with quoted mixed-case names.
- * A bare name the database reads as written is kept; keywords of the
- * dialect, functions, aliases, literals and quoted names are left
- * alone. A bare name that could be several names of the schema that
- * differ only in case (`people` and `People`) is refused, naming them.
- * The text and the id stay as written.
- *
- * Returns: %TRUE when the template is valid; otherwise %FALSE with an
- *   error whose message starts with the template id and gives the
- *   reason, in the %GRAMMAR_ERROR_INVALID_INPUT domain or, when the
- *   database refused the statement, the database's
- */
-gboolean
-grammar_sql_template_validate (GrammarSqlTemplate  *self,
-                               GrammarDatabase     *database,
-                               GrammarSchema       *schema,
-                               GError             **error)
-{
-  Shape shape;
-  gboolean valid;
-
-  g_return_val_if_fail (GRAMMAR_IS_SQL_TEMPLATE (self), FALSE);
-  g_return_val_if_fail (database == NULL || GRAMMAR_IS_DATABASE (database), FALSE);
-  g_return_val_if_fail (GRAMMAR_IS_SCHEMA (schema), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (!resolve_placeholders (self, schema, error))
-    return FALSE;
-
-  analyse_shape (self, &shape);
-  valid = check_shape (self, &shape, error);
-  if (valid)
-    set_tables (self, schema, shape.tables);
-  if (valid && database != NULL)
-    valid = resolve_bare_names (self, database, schema, shape.tables, error);
-  g_ptr_array_unref (shape.tables);
-
-  return valid && (database == NULL || check_with_database (self, database, error));
+  return grammar_sql_template_placeholder_at (self, index)->column;
 }
 
 /* Values. */
@@ -1457,7 +934,7 @@ grammar_sql_template_fill (GrammarSqlTemplate *self,
   out = g_string_new (NULL);
   for (guint i = 0; i < self->occurrences->len; i++)
     {
-      Occurrence *occurrence = &g_array_index (self->occurrences, Occurrence, i);
+      GrammarSqlTemplateOccurrence *occurrence = &g_array_index (self->occurrences, GrammarSqlTemplateOccurrence, i);
       g_autoptr (GVariant) value = g_variant_get_child_value (values, occurrence->index);
       g_autofree char *literal = sql_literal (value);
 

@@ -14,7 +14,7 @@
 
 /* The criteria of short and long are the paper's (ACL version, Table 6);
  * the other four are written in the same manner. */
-static const StyleInfo style_infos[] = {
+static const GrammarRulesStyleInfo style_infos[] = {
   { "short", "concise fragments, few words, no articles",
     "Short and Clear: Keep your queries short and straightforward. Cut down on words and skip "
     "parts of speech, such as conjunctions and articles. It's okay to use fragmented phrases as "
@@ -55,7 +55,7 @@ static const char * const style_names[] = {
   "short", "long", "interrogative", "directive", "formal", "casual", NULL
 };
 
-static const StyleInfo *
+static const GrammarRulesStyleInfo *
 lookup_style (const char *style)
 {
   if (style == NULL)
@@ -113,7 +113,7 @@ grammar_text_style_check (const char  *style,
 const char *
 grammar_text_style_get_summary (const char *style)
 {
-  const StyleInfo *info = lookup_style (style);
+  const GrammarRulesStyleInfo *info = lookup_style (style);
 
   return info != NULL ? info->summary : NULL;
 }
@@ -130,7 +130,7 @@ grammar_text_style_get_summary (const char *style)
 const char *
 grammar_text_style_get_criteria (const char *style)
 {
-  const StyleInfo *info = lookup_style (style);
+  const GrammarRulesStyleInfo *info = lookup_style (style);
 
   return info != NULL ? info->criteria : NULL;
 }

@@ -1,4 +1,4 @@
-/* grammar-qa-json.c: writing records as JSON without JsonBuilder: strings and numbers
+/* grammar-json-writer.c: the product's own JSON writer: a growing buffer, strings and numbers
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -7,30 +7,24 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "grammar-qa-generator-private.h"
-#include "grammar-document.h"
-#include "grammar-error.h"
+
+#include "grammar-json-writer-private.h"
 #include "grammar-value.h"
-#include "grammar-file-private.h"
-#include "grammar-sql-lexer-private.h"
-#include "grammar-qa-generator.h"
 
-/* JSON output ---------------------------------------------------------- */
-
-/* Output. Records are written directly rather than through JsonBuilder
- * and JsonGenerator: they are simple, and building a tree per line
- * would cost more than the queries. */
+/* Records are written directly rather than through JsonBuilder and
+ * JsonGenerator: they are simple, and building a tree per line would
+ * cost more than the queries. */
 
 void
-grammar_qa_buffer_clear (Buffer *buffer)
+grammar_json_buffer_clear (GrammarJsonBuffer *buffer)
 {
   g_clear_pointer (&buffer->data, g_free);
   buffer->len = buffer->size = 0;
 }
 
 static void
-buffer_grow (Buffer *buffer,
-             gsize   extra)
+buffer_grow (GrammarJsonBuffer *buffer,
+             gsize              extra)
 {
   gsize size = MAX (buffer->size * 2, buffer->len + extra + 256);
 
@@ -39,9 +33,9 @@ buffer_grow (Buffer *buffer,
 }
 
 void
-grammar_qa_buffer_append (Buffer     *buffer,
-               const char *text,
-               gsize       length)
+grammar_json_buffer_append (GrammarJsonBuffer *buffer,
+                            const char        *text,
+                            gsize              length)
 {
   /* memcpy() with a NULL pointer is undefined even for no bytes, and an
    * empty buffer has no data yet. */
@@ -54,8 +48,8 @@ grammar_qa_buffer_append (Buffer     *buffer,
 }
 
 void
-grammar_qa_buffer_append_c (Buffer *buffer,
-                 char    c)
+grammar_json_buffer_append_c (GrammarJsonBuffer *buffer,
+                              char               c)
 {
   if (buffer->len + 1 > buffer->size)
     buffer_grow (buffer, 1);
@@ -64,10 +58,10 @@ grammar_qa_buffer_append_c (Buffer *buffer,
 
 
 void
-grammar_qa_buffer_append_buffer (Buffer       *buffer,
-                      const Buffer *other)
+grammar_json_buffer_append_buffer (GrammarJsonBuffer       *buffer,
+                                   const GrammarJsonBuffer *other)
 {
-  grammar_qa_buffer_append (buffer, other->data, other->len);
+  grammar_json_buffer_append (buffer, other->data, other->len);
 }
 
 /* Which bytes JSON strings escape. */
@@ -81,30 +75,30 @@ static const guint8 json_escaped[256] = {
 };
 
 static void
-append_escape (Buffer *out,
-               guchar  c)
+append_escape (GrammarJsonBuffer *out,
+               guchar             c)
 {
   static const char hex[] = "0123456789abcdef";
   char unicode[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
 
   switch (c)
     {
-    case '"': buffer_append_literal (out, "\\\""); break;
-    case '\\': buffer_append_literal (out, "\\\\"); break;
-    case '\n': buffer_append_literal (out, "\\n"); break;
-    case '\r': buffer_append_literal (out, "\\r"); break;
-    case '\t': buffer_append_literal (out, "\\t"); break;
-    case '\b': buffer_append_literal (out, "\\b"); break;
-    case '\f': buffer_append_literal (out, "\\f"); break;
-    default: grammar_qa_buffer_append (out, unicode, sizeof unicode); break;
+    case '"': grammar_json_buffer_append_literal (out, "\\\""); break;
+    case '\\': grammar_json_buffer_append_literal (out, "\\\\"); break;
+    case '\n': grammar_json_buffer_append_literal (out, "\\n"); break;
+    case '\r': grammar_json_buffer_append_literal (out, "\\r"); break;
+    case '\t': grammar_json_buffer_append_literal (out, "\\t"); break;
+    case '\b': grammar_json_buffer_append_literal (out, "\\b"); break;
+    case '\f': grammar_json_buffer_append_literal (out, "\\f"); break;
+    default: grammar_json_buffer_append (out, unicode, sizeof unicode); break;
     }
 }
 
 /* The content of a JSON string, without its quotes. */
 void
-grammar_qa_append_json_content (Buffer     *out,
-                     const char *text,
-                     gsize       length)
+grammar_json_buffer_append_content (GrammarJsonBuffer *out,
+                                    const char        *text,
+                                    gsize              length)
 {
   const guchar *p = (const guchar *) text;
   const guchar *end = p + length;
@@ -114,41 +108,41 @@ grammar_qa_append_json_content (Buffer     *out,
     {
       if (G_LIKELY (!json_escaped[*p]))
         continue;
-      grammar_qa_buffer_append (out, (const char *) run, p - run);
+      grammar_json_buffer_append (out, (const char *) run, p - run);
       append_escape (out, *p);
       run = p + 1;
     }
-  grammar_qa_buffer_append (out, (const char *) run, end - run);
+  grammar_json_buffer_append (out, (const char *) run, end - run);
 }
 
 void
-grammar_qa_append_json_string (Buffer     *out,
-                    const char *text,
-                    gsize       length)
+grammar_json_buffer_append_string (GrammarJsonBuffer *out,
+                                   const char        *text,
+                                   gsize              length)
 {
-  grammar_qa_buffer_append_c (out, '"');
-  grammar_qa_append_json_content (out, text, length);
-  grammar_qa_buffer_append_c (out, '"');
+  grammar_json_buffer_append_c (out, '"');
+  grammar_json_buffer_append_content (out, text, length);
+  grammar_json_buffer_append_c (out, '"');
 }
 
 char *
-grammar_qa_json_content_dup (const char *text)
+grammar_json_content_dup (const char *text)
 {
-  Buffer buffer = { 0, };
+  GrammarJsonBuffer buffer = { 0, };
 
-  grammar_qa_append_json_content (&buffer, text, strlen (text));
-  grammar_qa_buffer_append_c (&buffer, '\0');
+  grammar_json_buffer_append_content (&buffer, text, strlen (text));
+  grammar_json_buffer_append_c (&buffer, '\0');
   return buffer.data;
 }
 
-/* The common case of grammar_qa_append_json_double(), without printf: a value in
+/* The common case of grammar_json_buffer_append_double(), without printf: a value in
  * [1e-4, 1e16) with few decimals, such as a price. The first number of
  * decimals whose rounding reads back as @value is the shortest text;
  * reading back is exact, as both the integer and the power of ten are
  * exact doubles and one division rounds as strtod() does. */
 static gboolean
-append_short_decimal (Buffer *out,
-                      double  value)
+append_short_decimal (GrammarJsonBuffer *out,
+                      double             value)
 {
   static const double powers[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8 };
   double magnitude = fabs (value);
@@ -156,7 +150,7 @@ append_short_decimal (Buffer *out,
 
   if (value == 0.0)
     {
-      grammar_qa_buffer_append (out, signbit (value) ? "-0.0" : "0.0", signbit (value) ? 4 : 3);
+      grammar_json_buffer_append (out, signbit (value) ? "-0.0" : "0.0", signbit (value) ? 4 : 3);
       return TRUE;
     }
   if (magnitude < 1e-4 || magnitude >= 1e16)
@@ -183,14 +177,14 @@ append_short_decimal (Buffer *out,
         }
       while (integer != 0 || n <= (int) k);
       if (value < 0)
-        grammar_qa_buffer_append_c (out, '-');
+        grammar_json_buffer_append_c (out, '-');
       for (int i = n - 1; i >= (int) k; i--)
-        grammar_qa_buffer_append_c (out, digits[i]);
-      grammar_qa_buffer_append_c (out, '.');
+        grammar_json_buffer_append_c (out, digits[i]);
+      grammar_json_buffer_append_c (out, '.');
       if (k == 0)
-        grammar_qa_buffer_append_c (out, '0');
+        grammar_json_buffer_append_c (out, '0');
       for (int i = (int) k - 1; i >= 0; i--)
-        grammar_qa_buffer_append_c (out, digits[i]);
+        grammar_json_buffer_append_c (out, digits[i]);
       return TRUE;
     }
   return FALSE;
@@ -198,14 +192,14 @@ append_short_decimal (Buffer *out,
 
 /* Writes %g's `d.ddde+XX` (XX at most 15) as digits with a point. */
 static void
-append_without_exponent (Buffer     *out,
-                         const char *text)
+append_without_exponent (GrammarJsonBuffer *out,
+                         const char        *text)
 {
   char digits[32];
   int n = 0, exponent = atoi (strchr (text, 'e') + 1);
 
   if (*text == '-')
-    grammar_qa_buffer_append_c (out, *text++);
+    grammar_json_buffer_append_c (out, *text++);
   for (; *text != 'e' && n < (int) sizeof digits; text++)
     if (g_ascii_isdigit (*text))
       digits[n++] = *text;
@@ -213,17 +207,17 @@ append_without_exponent (Buffer     *out,
   for (int i = 0; i <= exponent || i < n; i++)
     {
       if (i == exponent + 1)
-        grammar_qa_buffer_append_c (out, '.');
-      grammar_qa_buffer_append_c (out, i < n ? digits[i] : '0');
+        grammar_json_buffer_append_c (out, '.');
+      grammar_json_buffer_append_c (out, i < n ? digits[i] : '0');
     }
   if (n <= exponent + 1)
-    buffer_append_literal (out, ".0");
+    grammar_json_buffer_append_literal (out, ".0");
 }
 
 /* Writes the decimal digits of @value at the end of @text, without
  * printf; returns where they start (@text + 24 is where they end). */
 const char *
-grammar_qa_format_int (char   text[24],
+grammar_json_format_int (char   text[24],
                        gint64 value)
 {
   char *p = text + 24;
@@ -241,35 +235,35 @@ grammar_qa_format_int (char   text[24],
 }
 
 void
-grammar_qa_append_json_int (Buffer *out,
-                            gint64  value)
+grammar_json_buffer_append_int (GrammarJsonBuffer *out,
+                                gint64             value)
 {
   char text[24];
-  const char *p = grammar_qa_format_int (text, value);
+  const char *p = grammar_json_format_int (text, value);
 
-  grammar_qa_buffer_append (out, p, text + sizeof text - p);
+  grammar_json_buffer_append (out, p, text + sizeof text - p);
 }
 
 /* Writes the integer digits of %g (at least 17 of them) as d.ddde+XX. */
 static void
-append_with_exponent (Buffer     *out,
-                      const char *text)
+append_with_exponent (GrammarJsonBuffer *out,
+                      const char        *text)
 {
   gsize n;
 
   if (*text == '-')
-    grammar_qa_buffer_append_c (out, *text++);
+    grammar_json_buffer_append_c (out, *text++);
   n = strlen (text);
-  grammar_qa_buffer_append_c (out, text[0]);
+  grammar_json_buffer_append_c (out, text[0]);
   while (n > 1 && text[n - 1] == '0')
     n--;
   if (n > 1)
     {
-      grammar_qa_buffer_append_c (out, '.');
-      grammar_qa_buffer_append (out, text + 1, n - 1);
+      grammar_json_buffer_append_c (out, '.');
+      grammar_json_buffer_append (out, text + 1, n - 1);
     }
-  buffer_append_literal (out, "e+");
-  grammar_qa_append_json_int (out, (gint64) strlen (text) - 1);
+  grammar_json_buffer_append_literal (out, "e+");
+  grammar_json_buffer_append_int (out, (gint64) strlen (text) - 1);
 }
 
 /* The shortest text that reads back as the same double, and reads back
@@ -277,8 +271,8 @@ append_with_exponent (Buffer     *out,
  * one number writer of every file the product writes (through
  * grammar_json_append_node() for the others). */
 void
-grammar_qa_append_json_double (Buffer *out,
-                    double  value)
+grammar_json_buffer_append_double (GrammarJsonBuffer *out,
+                                   double             value)
 {
   char text[G_ASCII_DTOSTR_BUF_SIZE];
   static const char * const formats[] = { "%.15g", "%.16g", "%.17g" };
@@ -289,11 +283,11 @@ grammar_qa_append_json_double (Buffer *out,
        * bare and never as null, which would say there was no value
        * (doc/formats.md, "Numbers"). */
       if (isnan (value))
-        buffer_append_literal (out, "\"NaN\"");
+        grammar_json_buffer_append_literal (out, "\"NaN\"");
       else if (value > 0)
-        buffer_append_literal (out, "\"Infinity\"");
+        grammar_json_buffer_append_literal (out, "\"Infinity\"");
       else
-        buffer_append_literal (out, "\"-Infinity\"");
+        grammar_json_buffer_append_literal (out, "\"-Infinity\"");
       return;
     }
   if (append_short_decimal (out, value))
@@ -314,35 +308,35 @@ grammar_qa_append_json_double (Buffer *out,
       return;
     }
   else
-    grammar_qa_buffer_append (out, text, strlen (text));
+    grammar_json_buffer_append (out, text, strlen (text));
   if (strpbrk (text, ".eE") == NULL)
-    buffer_append_literal (out, ".0");
+    grammar_json_buffer_append_literal (out, ".0");
 }
 
 /* A database value as grammar_value_to_json() describes it. */
 void
-grammar_qa_append_json_value (Buffer   *out,
-                   GVariant *value)
+grammar_json_buffer_append_value (GrammarJsonBuffer *out,
+                                  GVariant          *value)
 {
   if (value == NULL)
-    buffer_append_literal (out, "null");
+    grammar_json_buffer_append_literal (out, "null");
   else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
     {
       gsize length = 0;
       const char *text = g_variant_get_string (value, &length);
 
-      grammar_qa_append_json_string (out, text, length);
+      grammar_json_buffer_append_string (out, text, length);
     }
   else if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
-    grammar_qa_append_json_int (out, g_variant_get_int64 (value));
+    grammar_json_buffer_append_int (out, g_variant_get_int64 (value));
   else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
-    grammar_qa_append_json_double (out, g_variant_get_double (value));
+    grammar_json_buffer_append_double (out, g_variant_get_double (value));
   else if (grammar_value_get_decimal (value) != NULL)
     {
       /* An exact decimal: the number as the database wrote it. */
       const char *text = grammar_value_get_decimal (value);
 
-      grammar_qa_buffer_append (out, text, strlen (text));
+      grammar_json_buffer_append (out, text, strlen (text));
     }
   else if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
     {
@@ -350,12 +344,12 @@ grammar_qa_append_json_value (Buffer   *out,
       const guchar *data = g_variant_get_fixed_array (value, &size, 1);
       g_autofree char *text = g_base64_encode (data, size);
 
-      grammar_qa_append_json_string (out, text, strlen (text));
+      grammar_json_buffer_append_string (out, text, strlen (text));
     }
   else
     {
       g_autofree char *text = g_variant_print (value, FALSE);
 
-      grammar_qa_append_json_string (out, text, strlen (text));
+      grammar_json_buffer_append_string (out, text, strlen (text));
     }
 }
