@@ -1,4 +1,4 @@
-/* grammar-json-writer-private.h: the product's own JSON writer: a growing buffer, strings, numbers and values
+/* grammar-json-writer-private.h: the product's own JSON writer: a growing buffer, strings and numbers
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -58,9 +58,6 @@ void        grammar_json_buffer_append_int     (GrammarJsonBuffer       *out,
 G_GNUC_INTERNAL
 void        grammar_json_buffer_append_double  (GrammarJsonBuffer       *out,
                                                 double                   value);
-G_GNUC_INTERNAL
-void        grammar_json_buffer_append_value   (GrammarJsonBuffer       *out,
-                                                GVariant                *value);
 G_GNUC_INTERNAL
 char       *grammar_json_content_dup           (const char              *text);
 G_GNUC_INTERNAL

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "grammar-json-writer-private.h"
-#include "grammar-value.h"
 
 /* Records are written directly rather than through JsonBuilder and
  * JsonGenerator: they are simple, and building a tree per line would
@@ -311,45 +310,4 @@ grammar_json_buffer_append_double (GrammarJsonBuffer *out,
     grammar_json_buffer_append (out, text, strlen (text));
   if (strpbrk (text, ".eE") == NULL)
     grammar_json_buffer_append_literal (out, ".0");
-}
-
-/* A database value as grammar_value_to_json() describes it. */
-void
-grammar_json_buffer_append_value (GrammarJsonBuffer *out,
-                                  GVariant          *value)
-{
-  if (value == NULL)
-    grammar_json_buffer_append_literal (out, "null");
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    {
-      gsize length = 0;
-      const char *text = g_variant_get_string (value, &length);
-
-      grammar_json_buffer_append_string (out, text, length);
-    }
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
-    grammar_json_buffer_append_int (out, g_variant_get_int64 (value));
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
-    grammar_json_buffer_append_double (out, g_variant_get_double (value));
-  else if (grammar_value_get_decimal (value) != NULL)
-    {
-      /* An exact decimal: the number as the database wrote it. */
-      const char *text = grammar_value_get_decimal (value);
-
-      grammar_json_buffer_append (out, text, strlen (text));
-    }
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
-    {
-      gsize size = 0;
-      const guchar *data = g_variant_get_fixed_array (value, &size, 1);
-      g_autofree char *text = g_base64_encode (data, size);
-
-      grammar_json_buffer_append_string (out, text, strlen (text));
-    }
-  else
-    {
-      g_autofree char *text = g_variant_print (value, FALSE);
-
-      grammar_json_buffer_append_string (out, text, strlen (text));
-    }
 }

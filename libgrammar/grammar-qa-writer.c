@@ -15,6 +15,7 @@
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
 #include "grammar-value.h"
+#include "grammar-value-private.h"
 
 /* The writer ----------------------------------------------------------- */
 
@@ -270,7 +271,7 @@ append_json_cell (GrammarJsonBuffer   *out,
       grammar_json_buffer_append_double (out, cell->real);
       break;
     case GRAMMAR_QA_CELL_OTHER:
-      grammar_json_buffer_append_value (out, cell->variant);
+      grammar_value_append_json (out, cell->variant);
       break;
     case GRAMMAR_QA_CELL_NULL:
     default:

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "grammar-json.h"
+#include "grammar-json-writer-private.h"
 #include "grammar-value.h"
+#include "grammar-value-private.h"
 
 /* An exact decimal is a tuple of its text: no database value is a
  * tuple otherwise, so the type alone says what it is. */
@@ -230,6 +232,48 @@ grammar_value_to_json (GVariant *value)
       json_node_set_string (node, text);
     }
   return node;
+}
+
+/* A database value written as JSON text into @out, as
+ * grammar_value_to_json() describes it. */
+void
+grammar_value_append_json (GrammarJsonBuffer *out,
+                           GVariant          *value)
+{
+  if (value == NULL)
+    grammar_json_buffer_append_literal (out, "null");
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      gsize length = 0;
+      const char *text = g_variant_get_string (value, &length);
+
+      grammar_json_buffer_append_string (out, text, length);
+    }
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    grammar_json_buffer_append_int (out, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+    grammar_json_buffer_append_double (out, g_variant_get_double (value));
+  else if (grammar_value_get_decimal (value) != NULL)
+    {
+      /* An exact decimal: the number as the database wrote it. */
+      const char *text = grammar_value_get_decimal (value);
+
+      grammar_json_buffer_append (out, text, strlen (text));
+    }
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    {
+      gsize size = 0;
+      const guchar *data = g_variant_get_fixed_array (value, &size, 1);
+      g_autofree char *text = g_base64_encode (data, size);
+
+      grammar_json_buffer_append_string (out, text, strlen (text));
+    }
+  else
+    {
+      g_autofree char *text = g_variant_print (value, FALSE);
+
+      grammar_json_buffer_append_string (out, text, strlen (text));
+    }
 }
 
 /* The value inside a `v`, or the value itself. */
