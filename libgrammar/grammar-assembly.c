@@ -218,6 +218,39 @@ grammar_assembly_get_config (GrammarAssembly *self)
 }
 
 /**
+ * grammar_assembly_get_section:
+ * @self: a #GrammarAssembly
+ * @interface_type: the interface of a role: %GRAMMAR_TYPE_DATABASE,
+ *   %GRAMMAR_TYPE_SQL_GENERATOR, %GRAMMAR_TYPE_VERBALIZER,
+ *   %GRAMMAR_TYPE_SYSTEM, %GRAMMAR_TYPE_MATCHER or %GRAMMAR_TYPE_LLM
+ *
+ * The section that describes the component of that role when nothing
+ * names another, for messages.
+ *
+ * Returns: (nullable): the section, or %NULL for another interface
+ */
+const char *
+grammar_assembly_get_section (GrammarAssembly *self,
+                              GType            interface_type)
+{
+  g_return_val_if_fail (GRAMMAR_IS_ASSEMBLY (self), NULL);
+
+  if (interface_type == GRAMMAR_TYPE_DATABASE)
+    return SECTION_DATABASE;
+  if (interface_type == GRAMMAR_TYPE_SQL_GENERATOR)
+    return SECTION_SQL_GENERATOR;
+  if (interface_type == GRAMMAR_TYPE_VERBALIZER)
+    return SECTION_VERBALIZER;
+  if (interface_type == GRAMMAR_TYPE_SYSTEM)
+    return SECTION_SYSTEM;
+  if (interface_type == GRAMMAR_TYPE_MATCHER)
+    return SECTION_MATCHER;
+  if (interface_type == GRAMMAR_TYPE_LLM)
+    return SECTION_LLM;
+  return NULL;
+}
+
+/**
  * grammar_assembly_set_corpus:
  * @self: a #GrammarAssembly
  * @path: (type filename) (nullable): the corpus file a stage of the run
@@ -865,12 +898,22 @@ grammar_assembly_dup_stage_files (GrammarAssembly *self,
       if (!g_ptr_array_find_with_equal_func (seen, path->section, g_str_equal, NULL) ||
           g_strv_contains (written_paths, path->property))
         continue;
-      if (self->corpus != NULL && g_str_equal (path->property, "documents"))
-        file = g_strdup (self->corpus);
-      else
-        file = path_file (path->path);
+      file = path_file (path->path);
       if (file[0] != '\0')
         g_strv_builder_add (builder, file);
+    }
+  /* the corpus the run writes, for the retrievers it is given to */
+  for (guint i = 0; self->corpus != NULL && self->check != NULL && i < seen->len; i++)
+    {
+      GrammarPluginInfo *info = grammar_config_check_lookup (self->check, g_ptr_array_index (seen, i));
+
+      if (info != NULL && g_type_is_a (grammar_plugin_info_get_gtype (info), GRAMMAR_TYPE_RETRIEVER) &&
+          g_key_file_has_key (grammar_config_get_key_file (self->config), g_ptr_array_index (seen, i), "documents",
+                              NULL))
+        {
+          g_strv_builder_add (builder, self->corpus);
+          break;
+        }
     }
   files = g_strv_builder_end (builder);
   g_strv_builder_unref (builder);

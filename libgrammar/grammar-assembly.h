@@ -31,6 +31,8 @@ GrammarAssembly          *grammar_assembly_new                (GrammarConfig    
 GrammarAssembly          *grammar_assembly_new_from_file      (const char          *path,
                                                                GError             **error);
 GrammarConfig            *grammar_assembly_get_config         (GrammarAssembly     *self);
+const char               *grammar_assembly_get_section        (GrammarAssembly     *self,
+                                                               GType                interface_type);
 
 void                      grammar_assembly_set_corpus         (GrammarAssembly     *self,
                                                                const char          *path);

@@ -1108,8 +1108,12 @@ find_plugin (GrammarConfig  *self,
           return g_object_ref (info);
       }
   }
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
-             "no plugin “%s” provides a %s (see `grammar plugins`)", name, g_type_name (wanted_type));
+  if (wanted_type == G_TYPE_OBJECT)
+    set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
+               "no plugin “%s” (see `grammar plugins`)", name);
+  else
+    set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
+               "no plugin “%s” provides a %s (see `grammar plugins`)", name, g_type_name (wanted_type));
   return NULL;
 }
 

@@ -167,6 +167,8 @@ grammar_method_set_property (GObject      *object,
     {
     case PROP_CONFIG:
       self->config = g_value_dup_object (value);
+      if (self->config != NULL)
+        self->assembly = grammar_assembly_new (self->config);
       break;
     case PROP_OUTDIR:
       grammar_method_set_outdir (self, g_value_get_string (value));
@@ -426,7 +428,6 @@ grammar_method_new (GrammarConfig  *config,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (GRAMMAR_TYPE_METHOD, "config", config, NULL);
-  self->assembly = grammar_assembly_new (config);
   if (!grammar_assembly_configure_run (self->assembly, G_OBJECT (self), error))
     return NULL;
   return g_steal_pointer (&self);
