@@ -42,8 +42,11 @@
  * the library (from C, or from Python through GObject Introspection) runs
  * the method the same way.
  *
- * It builds its components once from one parsed #GrammarConfig and runs
- * the stages in order, keeping each stage's file in #GrammarMethod:outdir:
+ * It builds its components once, through the #GrammarAssembly of one
+ * parsed #GrammarConfig (grammar_method_get_assembly()), checks the whole
+ * keyfile before the first stage (grammar_method_check(): every problem
+ * at once, nothing written), and runs the stages in order, keeping each
+ * stage's file in #GrammarMethod:outdir:
  *
  * | stage            | file                         | from the keyfile             |
  * |------------------|------------------------------|------------------------------|
@@ -57,8 +60,12 @@
  * | `report`         | `report.{txt,json,md,html}`  |                              |
  *
  * The corpus the `docs` stage writes is given to every retriever section
- * that has a `documents` key, as the value of that property. Without a
- * `[matcher]` section the judge uses the `contains` matcher. The `[run]`
+ * that has a `documents` key, as the value of that property
+ * (grammar_assembly_set_corpus()). Without a `[matcher]` section the judge
+ * uses the `contains` matcher (grammar_assembly_build_matcher()). The
+ * options of the `qa` stage (`per-group`, `seed`, `max-answer-rows`,
+ * `max-answer-bytes`) are the #GrammarQaGenerator properties of the same
+ * names, handed over by name. The `[run]`
  * section sets the method's properties (`styles`, `compare`,
  * `per-template`, `per-group`, `seed`, `max-answer-rows`,
  * `max-answer-bytes`); the report shows every style and compares the two
