@@ -45,17 +45,6 @@
  * domain, except that errors a plugin raises while it initialises (a file
  * that cannot be opened…) keep their own domain and gain the same prefix.
  */
-struct _GrammarConfig
-{
-  GObject parent_instance;
-
-  char *path;          /* as the user gave it, for messages */
-  char *base_dir;      /* absolute */
-  GKeyFile *key_file;
-  GHashTable *built;   /* section → GObject */
-  GHashTable *overrides; /* section → (property → GValue *) */
-  GPtrArray *building; /* sections being built, outermost first */
-};
 
 G_DEFINE_FINAL_TYPE (GrammarConfig, grammar_config, G_TYPE_OBJECT)
 
@@ -388,8 +377,8 @@ grammar_config_resolve_path (GrammarConfig *self,
 
 /* Errors ------------------------------------------------------------------ */
 
-static void G_GNUC_PRINTF (6, 7)
-set_error (GrammarConfig      *self,
+void G_GNUC_PRINTF (6, 7)
+grammar_config_set_error (GrammarConfig      *self,
            GError            **error,
            GrammarConfigError  code,
            const char         *section,
@@ -413,13 +402,6 @@ set_error (GrammarConfig      *self,
 }
 
 /* Conversion of one key --------------------------------------------------- */
-
-static GObject *build_section (GrammarConfig  *self,
-                               const char     *section,
-                               GType           wanted_type,
-                               const char     *from_section,
-                               const char     *from_key,
-                               GError        **error);
 
 static gboolean
 parse_boolean (const char *text,
@@ -493,11 +475,11 @@ convert_integer (GrammarConfig  *self,
   if (!ok)
     {
       if (is_signed)
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                    "“%s” is not a whole number from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
                    text, min, (gint64) max);
       else
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                    "“%s” is not a whole number from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
                    text, (guint64) min, max);
       return FALSE;
@@ -540,7 +522,7 @@ convert_real (GrammarConfig  *self,
   if (text[0] == '\0' || end == NULL || *end != '\0' || errno != 0 || !isfinite (number) ||
       number < min || number > max)
     {
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                  "“%s” is not a number from %g to %g", text, min, max);
       return FALSE;
     }
@@ -580,7 +562,7 @@ convert_enum (GrammarConfig  *self,
     {
       g_autofree char *allowed = describe_enum_values (klass);
 
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                  "“%s” is not one of: %s", text, allowed);
       return FALSE;
     }
@@ -619,7 +601,7 @@ convert_flags (GrammarConfig  *self,
           for (guint j = 0; j < klass->n_values; j++)
             g_string_append_printf (names, "%s%s", j > 0 ? ", " : "", klass->values[j].value_nick);
           allowed = g_string_free (names, FALSE);
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                      "“%s” is not one of: %s", part, allowed);
           return FALSE;
         }
@@ -650,7 +632,7 @@ convert_key_value (GrammarConfig  *self,
 
       if (list == NULL)
         {
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
           return FALSE;
         }
       for (guint i = 0; list[i] != NULL; i++)
@@ -662,7 +644,7 @@ convert_key_value (GrammarConfig  *self,
   text = written != NULL ? g_strdup (written) : g_key_file_get_string (self->key_file, section, key, &local_error);
   if (text == NULL)
     {
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
       return FALSE;
     }
 
@@ -683,7 +665,7 @@ convert_key_value (GrammarConfig  *self,
 
       if (!parse_boolean (text, &flag))
         {
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                      "“%s” is not a boolean (true or false)", text);
           return FALSE;
         }
@@ -709,14 +691,14 @@ convert_key_value (GrammarConfig  *self,
 
         if (text[0] == '\0')
           return TRUE;  /* empty: leave the property unset (NULL) */
-        object = build_section (self, text, type, section, key, error);
+        object = grammar_config_build_section (self, text, type, section, key, error);
         if (object == NULL)
           return FALSE;
         g_value_take_object (value, object);
         return TRUE;
       }
     default:
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                  "properties of type %s cannot be set from a keyfile", g_type_name (type));
       return FALSE;
     }
@@ -870,8 +852,8 @@ follow_old_spelling (GrammarConfig  *self,
  * with the property's hint as the message of a bad value. An old
  * spelling (grammar_param_spec_set_old_spelling()) converts for the
  * property that now takes it, given back in @pspec. */
-static gboolean
-convert_key_full (GrammarConfig  *self,
+gboolean
+grammar_config_convert_key_full (GrammarConfig  *self,
                   GObjectClass   *klass,
                   GParamSpec    **pspec,
                   const char     *section,
@@ -895,7 +877,7 @@ convert_key_full (GrammarConfig  *self,
       return FALSE;
     }
   text = g_key_file_get_value (self->key_file, section, key, NULL);
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s (not “%s”)", hint,
+  grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s (not “%s”)", hint,
              text != NULL ? g_strstrip (text) : "");
   return FALSE;
 }
@@ -909,7 +891,7 @@ convert_key (GrammarConfig  *self,
              GValue         *value,
              GError        **error)
 {
-  return convert_key_full (self, klass, pspec, section, key, FALSE, value, error);
+  return grammar_config_convert_key_full (self, klass, pspec, section, key, FALSE, value, error);
 }
 
 /* Setting the keys of a section on an object ------------------------------ */
@@ -934,8 +916,8 @@ describe_settable (GObjectClass *klass,
 /* The writable property a key of @section sets on @klass, or NULL with
  * @error naming the keys there are. Properties with a flag of @excluded
  * (construct-only ones, for an object that exists already) cannot be set. */
-static GParamSpec *
-find_key_property (GrammarConfig  *self,
+GParamSpec *
+grammar_config_find_key_property (GrammarConfig  *self,
                    GObjectClass   *klass,
                    const char     *section,
                    const char     *key,
@@ -950,15 +932,15 @@ find_key_property (GrammarConfig  *self,
   if (pspec != NULL && (pspec->flags & G_PARAM_WRITABLE) != 0 && (pspec->flags & excluded) == 0)
     return pspec;
   known = describe_settable (klass, excluded);
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, key,
+  grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, key,
              "unknown key for %s; its keys are: %s%s", owner, other_keys, known);
   return NULL;
 }
 
 /* The keys of the section that configures @object, for people: its own
  * description, or its writable properties ("a, b and c"). */
-static char *
-describe_section_keys (GObject *object)
+char *
+grammar_config_describe_section_keys (GObject *object)
 {
   g_autofree GParamSpec **specs = NULL;
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
@@ -997,7 +979,7 @@ configurable_error (GrammarConfig  *self,
 {
   int code = cause->domain == GRAMMAR_CONFIG_ERROR ? cause->code : GRAMMAR_CONFIG_ERROR_BAD_VALUE;
 
-  set_error (self, error, code, section, key, "%s", cause->message);
+  grammar_config_set_error (self, error, code, section, key, "%s", cause->message);
   return FALSE;
 }
 
@@ -1058,9 +1040,9 @@ grammar_config_configure (GrammarConfig  *self,
       pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), keys[i]);
       if (pspec == NULL || (pspec->flags & G_PARAM_WRITABLE) == 0 || (pspec->flags & G_PARAM_CONSTRUCT_ONLY) != 0)
         {
-          g_autofree char *known = describe_section_keys (object);
+          g_autofree char *known = grammar_config_describe_section_keys (object);
 
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
                      "unknown key; the keys of this section are %s", known);
           return FALSE;
         }
@@ -1076,8 +1058,8 @@ grammar_config_configure (GrammarConfig  *self,
 
 /* Building a section ------------------------------------------------------ */
 
-static GrammarPluginInfo *
-find_plugin (GrammarConfig  *self,
+GrammarPluginInfo *
+grammar_config_find_plugin (GrammarConfig  *self,
              const char     *section,
              const char     *name,
              GType           wanted_type,
@@ -1091,7 +1073,7 @@ find_plugin (GrammarConfig  *self,
     {
       info = grammar_registry_lookup (registry, wanted_type, name, &local_error);
       if (info == NULL)
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin", "%s", local_error->message);
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin", "%s", local_error->message);
       return info;
     }
 
@@ -1109,16 +1091,16 @@ find_plugin (GrammarConfig  *self,
       }
   }
   if (wanted_type == G_TYPE_OBJECT)
-    set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
+    grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
                "no plugin “%s” (see `grammar plugins`)", name);
   else
-    set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
+    grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
                "no plugin “%s” provides a %s (see `grammar plugins`)", name, g_type_name (wanted_type));
   return NULL;
 }
 
-static char *
-describe_cycle (GrammarConfig *self,
+char *
+grammar_config_describe_cycle (GrammarConfig *self,
                 const char    *section)
 {
   GString *cycle = g_string_new (NULL);
@@ -1136,8 +1118,8 @@ describe_cycle (GrammarConfig *self,
   return g_string_free (cycle, FALSE);
 }
 
-static gboolean
-is_building (GrammarConfig *self,
+gboolean
+grammar_config_is_building (GrammarConfig *self,
              const char    *section)
 {
   for (guint i = 0; i < self->building->len; i++)
@@ -1158,7 +1140,7 @@ check_type (GrammarConfig  *self,
   if (wanted_type == G_TYPE_INVALID || G_TYPE_CHECK_INSTANCE_TYPE (object, wanted_type))
     return g_object_ref (object);
 
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE, from_section, from_key,
+  grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE, from_section, from_key,
              "section [%s] is a %s, not a %s", section, G_OBJECT_TYPE_NAME (object),
              grammar_registry_interface_name (wanted_type) != NULL
                ? grammar_registry_interface_name (wanted_type) : g_type_name (wanted_type));
@@ -1185,7 +1167,7 @@ apply_overrides (GrammarConfig  *self,
   g_hash_table_iter_init (&iter, properties);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      GParamSpec *pspec = find_key_property (self, klass, section, key, owner, "plugin, ", 0, error);
+      GParamSpec *pspec = grammar_config_find_key_property (self, klass, section, key, owner, "plugin, ", 0, error);
       GValue converted = G_VALUE_INIT;
       guint i;
 
@@ -1194,7 +1176,7 @@ apply_overrides (GrammarConfig  *self,
       g_value_init (&converted, pspec->value_type);
       if (!g_value_transform (value, &converted))
         {
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "a %s cannot be given as a %s",
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "a %s cannot be given as a %s",
                      G_VALUE_TYPE_NAME (value), g_type_name (pspec->value_type));
           return FALSE;
         }
@@ -1213,13 +1195,6 @@ apply_overrides (GrammarConfig  *self,
     }
   return TRUE;
 }
-
-static GObject *build_section (GrammarConfig  *self,
-                               const char     *section,
-                               GType           wanted_type,
-                               const char     *from_section,
-                               const char     *from_key,
-                               GError        **error);
 
 /* The object properties the section leaves unset and whose default
  * section (grammar_param_spec_set_default_section()) the keyfile has. */
@@ -1247,7 +1222,7 @@ add_default_sections (GrammarConfig  *self,
         named |= g_str_equal (g_ptr_array_index (names, j), pspecs[i]->name);
       if (named)
         continue;
-      object = build_section (self, wanted, pspecs[i]->value_type, section, pspecs[i]->name, error);
+      object = grammar_config_build_section (self, wanted, pspecs[i]->value_type, section, pspecs[i]->name, error);
       if (object == NULL)
         return FALSE;
       g_value_init (&value, pspecs[i]->value_type);
@@ -1285,7 +1260,7 @@ instantiate (GrammarConfig      *self,
       if (g_str_equal (keys[i], "plugin"))
         continue;
 
-      pspec = find_key_property (self, G_OBJECT_CLASS (klass), section, keys[i], owner, "plugin, ", 0, error);
+      pspec = grammar_config_find_key_property (self, G_OBJECT_CLASS (klass), section, keys[i], owner, "plugin, ", 0, error);
       if (pspec == NULL)
         return NULL;
 
@@ -1315,8 +1290,8 @@ instantiate (GrammarConfig      *self,
   return g_steal_pointer (&object);
 }
 
-static GObject *
-build_section (GrammarConfig  *self,
+GObject *
+grammar_config_build_section (GrammarConfig  *self,
                const char     *section,
                GType           wanted_type,
                const char     *from_section,
@@ -1334,19 +1309,19 @@ build_section (GrammarConfig  *self,
   if (!g_key_file_has_group (self->key_file, section))
     {
       if (from_section != NULL)
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, from_section, from_key,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, from_section, from_key,
                    "there is no section [%s]", section);
       else
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, NULL, NULL,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, NULL, NULL,
                    "there is no section [%s]; add one with plugin= and its keys", section);
       return NULL;
     }
 
-  if (is_building (self, section))
+  if (grammar_config_is_building (self, section))
     {
-      g_autofree char *cycle = describe_cycle (self, section);
+      g_autofree char *cycle = grammar_config_describe_cycle (self, section);
 
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_CYCLE, from_section, from_key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_CYCLE, from_section, from_key,
                  "sections refer to each other in a cycle: %s", cycle);
       return NULL;
     }
@@ -1368,12 +1343,12 @@ build_section (GrammarConfig  *self,
                                     grammar_plugin_info_get_name (g_ptr_array_index (available, i)));
         }
       list = g_string_free (names, FALSE);
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_PLUGIN, section, "plugin",
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_PLUGIN, section, "plugin",
                  "missing; name the implementation%s%s", list[0] != '\0' ? ", one of: " : "", list);
       return NULL;
     }
 
-  info = find_plugin (self, section, plugin, wanted_type, error);
+  info = grammar_config_find_plugin (self, section, plugin, wanted_type, error);
   if (info == NULL)
     return NULL;
 
@@ -1411,296 +1386,7 @@ grammar_config_build (GrammarConfig  *self,
   g_return_val_if_fail (section != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return build_section (self, section, interface_type, NULL, NULL, error);
-}
-
-/* Checking without building ----------------------------------------------- */
-
-/* What grammar_config_check_section() found: the problems, the plugin of
- * every section it could read, the path values. Nothing is built: plugin
- * classes are looked at, not instantiated, so a check neither opens a
- * database nor asks a model. */
-
-static void
-config_path_free (GrammarConfigPath *path)
-{
-  g_free (path->section);
-  g_free (path->key);
-  g_free (path->path);
-  g_free (path);
-}
-
-GrammarConfigCheck *
-grammar_config_check_new (void)
-{
-  GrammarConfigCheck *check = g_new0 (GrammarConfigCheck, 1);
-
-  check->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
-  check->plugins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_object_unref);
-  check->failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  check->paths = g_ptr_array_new_with_free_func ((GDestroyNotify) config_path_free);
-  return check;
-}
-
-void
-grammar_config_check_free (GrammarConfigCheck *check)
-{
-  g_ptr_array_unref (check->problems);
-  g_hash_table_unref (check->plugins);
-  g_hash_table_unref (check->failed);
-  g_ptr_array_unref (check->paths);
-  g_free (check);
-}
-
-static void
-add_problem (GrammarConfigCheck *check,
-             GError             *error)
-{
-  if (error != NULL)
-    g_ptr_array_add (check->problems, error);
-}
-
-static void check_section (GrammarConfig      *self,
-                           const char         *section,
-                           GType               wanted_type,
-                           const char         *from_section,
-                           const char         *from_key,
-                           GrammarConfigCheck *check);
-
-/* One key of @section for @pspec: converted into a scratch value, or the
- * section it names checked in turn. */
-static void
-check_key (GrammarConfig      *self,
-           GObjectClass       *klass,
-           GParamSpec         *pspec,
-           const char         *section,
-           const char         *key,
-           GrammarConfigCheck *check)
-{
-  g_auto (GValue) scratch = G_VALUE_INIT;
-  GError *error = NULL;
-  GType type = pspec->value_type;
-
-  if (G_TYPE_FUNDAMENTAL (type) == G_TYPE_OBJECT || G_TYPE_FUNDAMENTAL (type) == G_TYPE_INTERFACE)
-    {
-      g_autofree char *text = g_key_file_get_string (self->key_file, section, key, NULL);
-
-      if (text != NULL && *g_strstrip (text) != '\0')
-        check_section (self, text, type, section, key, check);
-      return;
-    }
-  if (!convert_key_full (self, klass, &pspec, section, key, TRUE, &scratch, &error))
-    {
-      add_problem (check, error);
-      return;
-    }
-  if ((pspec->flags & GRAMMAR_PARAM_PATH) != 0 && G_VALUE_HOLDS_STRING (&scratch) &&
-      g_value_get_string (&scratch) != NULL && g_value_get_string (&scratch)[0] != '\0')
-    {
-      GrammarConfigPath *path = g_new0 (GrammarConfigPath, 1);
-
-      path->section = g_strdup (section);
-      path->key = g_strdup (key);
-      path->property = pspec->name;
-      path->path = g_value_dup_string (&scratch);
-      g_ptr_array_add (check->paths, path);
-    }
-}
-
-static void
-check_plugin_keys (GrammarConfig      *self,
-                   const char         *section,
-                   GrammarPluginInfo  *info,
-                   GrammarConfigCheck *check)
-{
-  g_autoptr (GTypeClass) klass = g_type_class_ref (grammar_plugin_info_get_gtype (info));
-  g_autofree char *owner = g_strdup_printf ("%s plugin “%s”", grammar_plugin_info_get_interface_name (info),
-                                            grammar_plugin_info_get_name (info));
-  g_autoptr (GPtrArray) named = g_ptr_array_new ();
-  g_auto (GStrv) keys = g_key_file_get_keys (self->key_file, section, NULL, NULL);
-  g_autofree GParamSpec **pspecs = NULL;
-  GHashTable *overrides = g_hash_table_lookup (self->overrides, section);
-  guint n_pspecs = 0;
-
-  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-    {
-      GError *error = NULL;
-      GParamSpec *pspec;
-
-      if (g_str_equal (keys[i], "plugin"))
-        continue;
-      pspec = find_key_property (self, G_OBJECT_CLASS (klass), section, keys[i], owner, "plugin, ", 0, &error);
-      if (pspec == NULL)
-        {
-          add_problem (check, error);
-          continue;
-        }
-      g_ptr_array_add (named, (gpointer) pspec->name);
-      /* a value given by the program wins over the key's */
-      if (overrides == NULL || !g_hash_table_contains (overrides, pspec->name))
-        check_key (self, G_OBJECT_CLASS (klass), pspec, section, keys[i], check);
-    }
-  pspecs = g_object_class_list_properties (G_OBJECT_CLASS (klass), &n_pspecs);
-  for (guint i = 0; i < n_pspecs; i++)
-    {
-      const char *wanted = g_param_spec_get_qdata (pspecs[i], default_section_quark ());
-      gboolean given = FALSE;
-
-      if (wanted == NULL || !g_key_file_has_group (self->key_file, wanted) || g_str_equal (wanted, section))
-        continue;
-      for (guint j = 0; j < named->len; j++)
-        given |= g_str_equal (g_ptr_array_index (named, j), pspecs[i]->name);
-      if (!given)
-        check_section (self, wanted, pspecs[i]->value_type, section, pspecs[i]->name, check);
-    }
-  if (overrides != NULL)
-    {
-      GHashTableIter iter;
-      gpointer property;
-
-      g_hash_table_iter_init (&iter, overrides);
-      while (g_hash_table_iter_next (&iter, &property, NULL))
-        {
-          GError *error = NULL;
-
-          if (find_key_property (self, G_OBJECT_CLASS (klass), section, property, owner, "plugin, ", 0,
-                                 &error) == NULL)
-            add_problem (check, error);
-        }
-    }
-}
-
-static void
-check_section (GrammarConfig      *self,
-               const char         *section,
-               GType               wanted_type,
-               const char         *from_section,
-               const char         *from_key,
-               GrammarConfigCheck *check)
-{
-  GrammarPluginInfo *known = g_hash_table_lookup (check->plugins, section);
-  g_autoptr (GrammarPluginInfo) info = NULL;
-  g_autofree char *plugin = NULL;
-  GError *error = NULL;
-
-  if (known != NULL)
-    {
-      GType type = grammar_plugin_info_get_gtype (known);
-
-      if (wanted_type != G_TYPE_INVALID && !g_type_is_a (type, wanted_type))
-        set_error (self, &error, GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE, from_section, from_key,
-                   "section [%s] is a %s, not a %s", section, g_type_name (type),
-                   grammar_registry_interface_name (wanted_type) != NULL
-                     ? grammar_registry_interface_name (wanted_type) : g_type_name (wanted_type));
-      add_problem (check, error);
-      return;
-    }
-  if (is_building (self, section))
-    {
-      g_autofree char *cycle = describe_cycle (self, section);
-
-      set_error (self, &error, GRAMMAR_CONFIG_ERROR_CYCLE, from_section, from_key,
-                 "sections refer to each other in a cycle: %s", cycle);
-      add_problem (check, error);
-      return;
-    }
-  if (g_hash_table_contains (check->failed, section))
-    return;  /* told once */
-  if (!g_key_file_has_group (self->key_file, section))
-    {
-      if (from_section != NULL)
-        set_error (self, &error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, from_section, from_key,
-                   "there is no section [%s]", section);
-      else
-        set_error (self, &error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, NULL, NULL,
-                   "there is no section [%s]; add one with plugin= and its keys", section);
-      add_problem (check, error);
-      return;
-    }
-  g_hash_table_add (check->failed, g_strdup (section));
-  plugin = g_key_file_get_string (self->key_file, section, "plugin", NULL);
-  if (plugin == NULL || *g_strstrip (plugin) == '\0')
-    {
-      /* what build_section() says, with the plugins there are */
-      g_autoptr (GObject) none = build_section (self, section, wanted_type, from_section, from_key, &error);
-
-      add_problem (check, error);
-      return;
-    }
-  info = find_plugin (self, section, plugin, wanted_type, &error);
-  if (info == NULL)
-    {
-      add_problem (check, error);
-      return;
-    }
-  g_ptr_array_add (self->building, g_strdup (section));
-  check_plugin_keys (self, section, info, check);
-  g_ptr_array_remove_index (self->building, self->building->len - 1);
-  g_hash_table_remove (check->failed, section);
-  g_hash_table_insert (check->plugins, g_strdup (section), g_steal_pointer (&info));
-}
-
-/* Checks @section as grammar_config_build() would build it, and every
- * section it names, adding what is wrong to @check. */
-void
-grammar_config_check_section (GrammarConfig      *self,
-                              const char         *section,
-                              GType               wanted_type,
-                              GrammarConfigCheck *check)
-{
-  g_return_if_fail (GRAMMAR_IS_CONFIG (self));
-  g_return_if_fail (section != NULL && check != NULL);
-
-  check_section (self, section, wanted_type, NULL, NULL, check);
-}
-
-/* Checks the keys of @section as grammar_config_configure() would set
- * them on an object of @type (which must not be a #GrammarConfigurable:
- * its own keys need the object). */
-void
-grammar_config_check_keys (GrammarConfig      *self,
-                           const char         *section,
-                           GType               type,
-                           GrammarConfigCheck *check)
-{
-  g_autoptr (GTypeClass) klass = NULL;
-  g_autoptr (GObject) object = NULL;
-  g_auto (GStrv) keys = NULL;
-
-  g_return_if_fail (GRAMMAR_IS_CONFIG (self));
-  g_return_if_fail (section != NULL && check != NULL);
-
-  if (!g_key_file_has_group (self->key_file, section))
-    return;
-  klass = g_type_class_ref (type);
-  keys = g_key_file_get_keys (self->key_file, section, NULL, NULL);
-  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-    {
-      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), keys[i]);
-      GError *error = NULL;
-
-      if (pspec == NULL || (pspec->flags & G_PARAM_WRITABLE) == 0 || (pspec->flags & G_PARAM_CONSTRUCT_ONLY) != 0)
-        {
-          g_autofree char *known = NULL;
-
-          if (object == NULL)
-            object = g_object_new (type, NULL);
-          known = describe_section_keys (object);
-          set_error (self, &error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
-                     "unknown key; the keys of this section are %s", known);
-          add_problem (check, error);
-          continue;
-        }
-      check_key (self, G_OBJECT_CLASS (klass), pspec, section, keys[i], check);
-    }
-}
-
-/* The plugin @section names, once grammar_config_check_section() read it. */
-GrammarPluginInfo *
-grammar_config_check_lookup (GrammarConfigCheck *check,
-                             const char         *section)
-{
-  return g_hash_table_lookup (check->plugins, section);
+  return grammar_config_build_section (self, section, interface_type, NULL, NULL, error);
 }
 
 /* The section grammar_param_spec_set_default_section() gave @pspec, or NULL. */
