@@ -94,6 +94,35 @@ test_good (void)
   g_assert_true (g_str_has_suffix (files[0], "/corpus.jsonl"));
   g_assert_cmpstr (grammar_assembly_get_stage_sections (assembly, "judge")[1], ==, "matcher");
   g_assert_cmpstr (grammar_assembly_get_section (assembly, GRAMMAR_TYPE_DATABASE), ==, "database");
+
+  /* the runners and generators built from the configuration go through it,
+   * and share its components */
+  {
+    GrammarConfig *config = grammar_assembly_get_config (assembly);
+    g_autoptr (GrammarQaGenerator) qa = grammar_qa_generator_new_from_config (config, &error);
+    g_autoptr (GrammarDocumentGenerator) documents = NULL;
+    g_autoptr (GrammarRagRunner) rag = NULL;
+    g_autoptr (GrammarJudgeRunner) judge = NULL;
+    g_autoptr (GrammarAssessRunner) assess = NULL;
+    g_autoptr (GrammarDatabase) database = NULL;
+
+    g_assert_no_error (error);
+    database = grammar_assembly_build_database (assembly, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (grammar_qa_generator_get_database (qa) == database);
+    documents = grammar_document_generator_new_from_config (config, &error);
+    g_assert_no_error (error);
+    rag = grammar_rag_runner_new_from_config (config, NULL, &error);
+    g_assert_no_error (error);
+    judge = grammar_judge_runner_new_from_config (config, NULL, &error);
+    g_assert_no_error (error);
+    assess = grammar_assess_runner_new_from_config (config, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (documents);
+    g_assert_nonnull (rag);
+    g_assert_nonnull (judge);
+    g_assert_nonnull (assess);
+  }
 }
 
 /* Every problem of the keyfile, not only the first, each naming its place. */
