@@ -410,33 +410,26 @@ check_samples (GrammarAssembly    *self,
   GKeyFile *key_file = grammar_config_get_key_file (self->config);
   GrammarPluginInfo *system = grammar_config_check_lookup (self->check, SECTION_SYSTEM);
   g_autoptr (GTypeClass) klass = NULL;
+  g_autofree char *text = NULL;
   GParamSpec *pspec;
-  guint64 samples = 0;
+  guint64 samples;
 
   if (system == NULL)
     return;
   klass = g_type_class_ref (grammar_plugin_info_get_gtype (system));
   pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), "samples");
-  if (pspec != NULL && G_IS_PARAM_SPEC_UINT (pspec))
-    {
-      g_autofree char *text = g_key_file_get_string (key_file, SECTION_SYSTEM, "samples", NULL);
-
-      samples = G_PARAM_SPEC_UINT (pspec)->default_value;
-      if (text != NULL && !g_ascii_string_to_unsigned (g_strstrip (text), 10, 0, G_MAXUINT, &samples, NULL))
-        return;  /* told as a bad value already */
-    }
-  for (guint i = 0; metrics[i] != NULL; i++)
+  /* a system of its own kind may give samples some other way */
+  if (pspec == NULL || !G_IS_PARAM_SPEC_UINT (pspec))
+    return;
+  samples = G_PARAM_SPEC_UINT (pspec)->default_value;
+  text = g_key_file_get_string (key_file, SECTION_SYSTEM, "samples", NULL);
+  if (text != NULL && !g_ascii_string_to_unsigned (g_strstrip (text), 10, 0, G_MAXUINT, &samples, NULL))
+    return;  /* told as a bad value already */
+  for (guint i = 0; samples == 0 && metrics[i] != NULL; i++)
     {
       const char *plugin = plugin_of (self, metrics[i]);
 
-      if (samples > 0 || plugin == NULL || !g_strv_contains (sample_metrics, plugin))
-        continue;
-      if (pspec == NULL)
-        add_problem (self, metrics[i], "plugin",
-                     "%s compares the response with the system's stochastic samples, and the system of [%s] "
-                     "(plugin %s) draws none: use a system that has samples=, or another metric",
-                     plugin, SECTION_SYSTEM, grammar_plugin_info_get_name (system));
-      else
+      if (plugin != NULL && g_strv_contains (sample_metrics, plugin))
         add_problem (self, SECTION_SYSTEM, "samples",
                      "the metric [%s] (%s) compares the response with the system's stochastic samples: "
                      "set samples=N (such as samples=4) in [%s]", metrics[i], plugin, SECTION_SYSTEM);
