@@ -213,6 +213,8 @@ grammar_method_describe_plan (GrammarMethod  *self,
   GString *text;
 
   g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+  /* the file checksums are the running run's */
+  g_return_val_if_fail (!self->running, NULL);
 
   run = grammar_method_run_new (self);
   run->manifest = grammar_manifest_load (self->outdir, error);
