@@ -21,6 +21,8 @@ G_DECLARE_FINAL_TYPE (GrammarDocumentGenerator, grammar_document_generator, GRAM
 
 GrammarDocumentGenerator *grammar_document_generator_new              (GrammarDatabase           *database,
                                                                        GrammarSchema             *schema);
+GrammarDocumentGenerator *grammar_document_generator_new_from_config  (GrammarConfig             *config,
+                                                                       GError                   **error);
 
 GrammarDatabase          *grammar_document_generator_get_database     (GrammarDocumentGenerator  *self);
 GrammarSchema            *grammar_document_generator_get_schema       (GrammarDocumentGenerator  *self);

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "grammar-assembly.h"
 #include "grammar-config.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,7 @@ GrammarMethod      *grammar_method_new              (GrammarConfig        *confi
                                                      GError              **error);
 
 GrammarConfig      *grammar_method_get_config       (GrammarMethod        *self);
+GrammarAssembly    *grammar_method_get_assembly     (GrammarMethod        *self);
 const char         *grammar_method_get_outdir       (GrammarMethod        *self);
 void                grammar_method_set_outdir       (GrammarMethod        *self,
                                                      const char           *outdir);
@@ -50,6 +52,11 @@ void                grammar_method_set_seed         (GrammarMethod        *self,
 gboolean            grammar_method_get_force        (GrammarMethod        *self);
 void                grammar_method_set_force        (GrammarMethod        *self,
                                                      gboolean              force);
+
+gboolean            grammar_method_check            (GrammarMethod        *self,
+                                                     GError              **error);
+char               *grammar_method_describe_plan    (GrammarMethod        *self,
+                                                     GError              **error);
 
 void                grammar_method_run_async        (GrammarMethod        *self,
                                                      GCancellable         *cancellable,

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "grammar-config.h"
 #include "grammar-database.h"
 #include "grammar-document.h"
 #include "grammar-template-set.h"
@@ -39,6 +40,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GrammarQaGenerator, grammar_qa_generator, GRAMMAR, QA_GENERATOR, GObject)
 
 GrammarQaGenerator *grammar_qa_generator_new                  (GrammarDatabase     *database);
+GrammarQaGenerator *grammar_qa_generator_new_from_config      (GrammarConfig       *config,
+                                                               GError             **error);
 
 GrammarDatabase    *grammar_qa_generator_get_database         (GrammarQaGenerator  *self);
 guint64             grammar_qa_generator_get_max_combinations (GrammarQaGenerator  *self);

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "grammar-config.h"
 #include "grammar-stage-runner.h"
 #include "grammar-system.h"
 
@@ -26,6 +27,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GrammarRagRunner, grammar_rag_runner, GRAMMAR, RAG_RUNNER, GrammarStageRunner)
 
 GrammarRagRunner *grammar_rag_runner_new                  (GrammarSystem    *system);
+GrammarRagRunner *grammar_rag_runner_new_from_config      (GrammarConfig    *config,
+                                                           const char       *system_section,
+                                                           GError          **error);
 
 GrammarSystem    *grammar_rag_runner_get_system           (GrammarRagRunner *self);
 gboolean          grammar_rag_runner_get_retry_failed     (GrammarRagRunner *self);
