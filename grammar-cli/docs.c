@@ -121,23 +121,15 @@ apply_tables (GrammarDocumentGenerator  *generator,
  * the language model built for --generator llm. */
 static GrammarDocumentGenerator *
 make_generator (Options        *options,
-                GrammarConfig  *config,
+                GrammarAssembly *assembly,
                 GObject       **llm,
                 GError        **error)
 {
-  g_autoptr (GObject) database = NULL;
-  g_autoptr (GrammarSchema) schema = NULL;
   g_autoptr (GrammarDocumentGenerator) generator = NULL;
   const char *section;
 
-  database = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, error);
-  if (database == NULL)
-    return NULL;
-  schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, error);
-  if (schema == NULL)
-    return NULL;
-  generator = grammar_document_generator_new (GRAMMAR_DATABASE (database), schema);
-  if (!grammar_document_generator_configure (generator, config, "documents", error))
+  generator = grammar_assembly_build_document_generator (assembly, error);
+  if (generator == NULL)
     return NULL;
   if (options->tables != NULL && !apply_tables (generator, options->tables, error))
     return NULL;
@@ -147,7 +139,7 @@ make_generator (Options        *options,
   section = options->llm_section;
   if (section == NULL)
     section = grammar_document_generator_get_llm_section (generator);
-  *llm = grammar_config_build (config, section != NULL ? section : "llm", GRAMMAR_TYPE_LLM, error);
+  *llm = G_OBJECT (grammar_assembly_build_llm (assembly, section, error));
   if (*llm == NULL)
     return NULL;
   grammar_document_generator_set_llm (generator, GRAMMAR_LLM (*llm));
@@ -169,7 +161,7 @@ grammar_cli_docs (int    argc,
 {
   g_auto (Options) options = { NULL, };
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
   g_autoptr (GrammarDocumentGenerator) generator = NULL;
   g_autoptr (GObject) llm = NULL;
   g_autoptr (GError) error = NULL;
@@ -222,10 +214,10 @@ grammar_cli_docs (int    argc,
       return status;
   }
 
-  config = grammar_cli_load_config (options.config_path, &error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (options.config_path, &error);
+  if (assembly == NULL)
     return grammar_cli_report ("docs", error);
-  generator = make_generator (&options, config, &llm, &error);
+  generator = make_generator (&options, assembly, &llm, &error);
   if (generator == NULL)
     return grammar_cli_report ("docs", error);
 

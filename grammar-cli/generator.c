@@ -64,37 +64,3 @@ grammar_cli_plugin_name (GType    interface_type,
       return g_intern_string (grammar_plugin_info_get_name (g_ptr_array_index (infos, i)));
   return G_OBJECT_TYPE_NAME (object);
 }
-
-/* The generator a command runs: the plugin @name of @interface_type when
- * --generator gave one (its `llm` property, if it has one, built from
- * @llm_section), else the keyfile's @section when there is one, else
- * the plugin @default_name. */
-GObject *
-grammar_cli_build_generator (GrammarConfig  *config,
-                             GType           interface_type,
-                             const char     *name,
-                             const char     *default_name,
-                             const char     *section,
-                             const char     *llm_section,
-                             GError        **error)
-{
-  g_autoptr (GrammarPluginInfo) info = NULL;
-  g_autoptr (GObject) llm = NULL;
-  g_autoptr (GTypeClass) klass = NULL;
-  GType type;
-
-  if (name == NULL && grammar_config_has_section (config, section))
-    return grammar_config_build (config, section, interface_type, error);
-  info = grammar_registry_lookup (grammar_registry_get_default (), interface_type,
-                                  name != NULL ? name : default_name, error);
-  if (info == NULL)
-    return NULL;
-  type = grammar_plugin_info_get_gtype (info);
-  klass = g_type_class_ref (type);
-  if (g_object_class_find_property (G_OBJECT_CLASS (klass), "llm") == NULL)
-    return g_object_new (type, NULL);
-  llm = grammar_config_build (config, llm_section, GRAMMAR_TYPE_LLM, error);
-  if (llm == NULL)
-    return NULL;
-  return g_object_new (type, "llm", llm, NULL);
-}

@@ -65,6 +65,15 @@ grammar_cli_load_config (const char  *path,
   return grammar_config_new_from_file (path, error);
 }
 
+GrammarAssembly *
+grammar_cli_load_assembly (const char  *path,
+                           GError     **error)
+{
+  g_autoptr (GrammarConfig) config = grammar_cli_load_config (path, error);
+
+  return config != NULL ? grammar_assembly_new (config) : NULL;
+}
+
 void
 grammar_cli_print_json (JsonNode *node)
 {

@@ -49,7 +49,11 @@ int            grammar_cli_report      (const char     *command,
                                         const GError   *error);
 GrammarConfig *grammar_cli_load_config (const char     *path,
                                         GError        **error);
+GrammarAssembly *grammar_cli_load_assembly (const char *path,
+                                            GError    **error);
 int            grammar_cli_run         (int            argc,
+                                        char         **argv);
+int            grammar_cli_check       (int            argc,
                                         char         **argv);
 void           grammar_cli_print_json  (JsonNode       *node);
 gboolean       grammar_cli_check_output (const char         *command,
@@ -157,13 +161,6 @@ gboolean       grammar_cli_check_generator (const char     *command,
                                             const char     *default_name);
 const char    *grammar_cli_plugin_name     (GType           interface_type,
                                             GObject        *object);
-GObject       *grammar_cli_build_generator (GrammarConfig  *config,
-                                            GType           interface_type,
-                                            const char     *name,
-                                            const char     *default_name,
-                                            const char     *section,
-                                            const char     *llm_section,
-                                            GError        **error);
 
 /* The progress line of a long command on a terminal (progress.c). */
 typedef struct

@@ -58,18 +58,16 @@ open_database (const char       *config_path,
                GrammarDatabase **database,
                GError          **error)
 {
-  g_autoptr (GrammarConfig) config = NULL;
-  GObject *object;
+  g_autoptr (GrammarAssembly) assembly = NULL;
 
   *database = NULL;
   if (config_path == NULL)
     return TRUE;
-  config = grammar_cli_load_config (config_path, error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (config_path, error);
+  if (assembly == NULL)
     return FALSE;
-  object = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, error);
-  *database = object != NULL ? GRAMMAR_DATABASE (object) : NULL;
-  return object != NULL;
+  *database = grammar_assembly_build_database (assembly, NULL, error);
+  return *database != NULL;
 }
 
 static void

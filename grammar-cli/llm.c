@@ -18,8 +18,8 @@ grammar_cli_llm (int    argc,
   g_autofree char *prompt = NULL;
   double temperature = -1.0;
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
-  g_autoptr (GObject) llm = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
+  g_autoptr (GrammarLlm) llm = NULL;
   g_autoptr (GrammarChatRequest) request = NULL;
   g_autoptr (GrammarChatResponse) response = NULL;
   g_autoptr (GError) error = NULL;
@@ -55,10 +55,10 @@ grammar_cli_llm (int    argc,
     }
   prompt = g_strjoinv (" ", argv + 1);
 
-  config = grammar_cli_load_config (config_path, &error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (config_path, &error);
+  if (assembly == NULL)
     return grammar_cli_report ("llm", error);
-  llm = grammar_config_build (config, section != NULL ? section : "llm", GRAMMAR_TYPE_LLM, &error);
+  llm = grammar_assembly_build_llm (assembly, section, &error);
   if (llm == NULL)
     return grammar_cli_report ("llm", error);
 
@@ -68,14 +68,14 @@ grammar_cli_llm (int    argc,
   grammar_chat_request_add_message (request, "user", prompt);
   if (temperature >= 0.0)
     grammar_chat_request_set_temperature (request, temperature);
-  response = grammar_llm_chat (GRAMMAR_LLM (llm), request, NULL, &error);
+  response = grammar_llm_chat (llm, request, NULL, &error);
   if (response == NULL)
     {
-      grammar_cli_print_llm_stats (llm);
+      grammar_cli_print_llm_stats (G_OBJECT (llm));
       return grammar_cli_report ("llm", error);
     }
   printf ("%s\n", grammar_chat_response_get_text (response));
   fflush (stdout);
-  grammar_cli_print_llm_stats (llm);
+  grammar_cli_print_llm_stats (G_OBJECT (llm));
   return GRAMMAR_EXIT_OK;
 }

@@ -29,6 +29,7 @@ static const Command commands[] = {
   { "report", "Accuracy, robustness and their breakdowns for a judged run; compare two runs",
     grammar_cli_report_main },
   { "run", "The whole method: templates, datasets, the system under test, judge and report", grammar_cli_run },
+  { "check", "Check a keyfile and show what `grammar run` would do, running nothing", grammar_cli_check },
   { "import", "Import files of the Python GRAMMAR tool", grammar_cli_import },
   { "llm", "Send one prompt to the configured language model and print its reply", grammar_cli_llm },
 };

@@ -147,7 +147,7 @@ grammar_cli_qa (int    argc,
                 char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
   g_autoptr (GObject) database = NULL;
   g_autoptr (GrammarTemplateSet) templates = NULL;
   g_autoptr (GrammarQaGenerator) generator = NULL;
@@ -226,10 +226,10 @@ grammar_cli_qa (int    argc,
       return status;
   }
 
-  config = grammar_cli_load_config (config_path, &error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (config_path, &error);
+  if (assembly == NULL)
     return grammar_cli_report ("qa", error);
-  database = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error);
+  database = G_OBJECT (grammar_assembly_build_database (assembly, NULL, &error));
   if (database == NULL)
     return grammar_cli_report ("qa", error);
   templates = load_templates (input, GRAMMAR_DATABASE (database), &n_problems, &error);

@@ -13,7 +13,6 @@ grammar_cli_rag (int    argc,
                  char **argv)
 {
   g_autoptr (GrammarConfig) config = NULL;
-  g_autoptr (GObject) system = NULL;
   g_autoptr (GrammarRagRunner) runner = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *section = NULL;
@@ -35,15 +34,14 @@ grammar_cli_rag (int    argc,
   config = grammar_cli_load_config (options.config_path, &error);
   if (config == NULL)
     return grammar_cli_report ("rag", error);
-  system = grammar_config_build (config, section != NULL ? section : "system", GRAMMAR_TYPE_SYSTEM, &error);
-  if (system == NULL)
+  runner = grammar_rag_runner_new_from_config (config, section, &error);
+  if (runner == NULL)
     return grammar_cli_report ("rag", error);
-
-  runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
   grammar_cli_stage_options_apply (&options, GRAMMAR_STAGE_RUNNER (runner));
   grammar_rag_runner_set_retry_failed (runner, retry_failed);
 
-  status = grammar_cli_run_stage ("rag", GRAMMAR_STAGE_RUNNER (runner), &options, system, &error);
+  status = grammar_cli_run_stage ("rag", GRAMMAR_STAGE_RUNNER (runner), &options,
+                                  G_OBJECT (grammar_rag_runner_get_system (runner)), &error);
   if (error != NULL)
     return grammar_cli_report ("rag", error);
   if (status != GRAMMAR_EXIT_OK)

@@ -186,6 +186,103 @@ start_method (GObject             *method,
   grammar_method_run_async (GRAMMAR_METHOD (method), cancellable, callback, user_data);
 }
 
+/* The method the options describe, checked before anything runs: NULL
+ * with every problem printed, and @status 2, when there is one. */
+static GrammarMethod *
+make_checked_method (const char *command,
+                     Options    *options,
+                     int        *status)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarConfig) config = NULL;
+  g_autoptr (GrammarMethod) method = NULL;
+
+  config = grammar_cli_load_config (options->config_path, &error);
+  if (config == NULL)
+    {
+      *status = grammar_cli_report (command, error);
+      return NULL;
+    }
+  method = grammar_method_new (config, &error);
+  if (method == NULL)
+    {
+      /* [run] has a problem: the check lists it with every other */
+      g_clear_error (&error);
+      method = g_object_new (GRAMMAR_TYPE_METHOD, "config", config, NULL);
+    }
+  apply_options (method, options);
+  if (!grammar_method_check (method, &error))
+    {
+      *status = grammar_cli_report (command, error);
+      return NULL;
+    }
+  return g_steal_pointer (&method);
+}
+
+/* The options of `grammar run` and `grammar check` (which takes those that
+ * change what runs). */
+#define METHOD_OPTION_ENTRIES(options) \
+    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &(options).config_path, "The keyfile describing the components", "FILE" }, \
+    { "outdir", 'd', 0, G_OPTION_ARG_FILENAME, &(options).outdir, \
+      "Where every stage's file goes (default: grammar-run)", "DIR" }, \
+    { "style", 's', 0, G_OPTION_ARG_STRING_ARRAY, &(options).styles, \
+      "A text style, repeatable (default: [run] styles=, else short and long); the report shows each", "STYLE" }, \
+    { "compare", 0, 0, G_OPTION_ARG_STRING, &(options).compare, \
+      "The two styles the report concludes on, A then B (default: [run] compare=, else the first two)", "A,B" }, \
+    { "per-template", 'n', 0, G_OPTION_ARG_INT, &(options).per_template, \
+      "Text templates per SQL template and style (default: 3)", "N" }, \
+    { "per-group", 0, 0, G_OPTION_ARG_INT, &(options).per_group, "Text queries per group and style (default: all)", "N" }, \
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &(options).seed, "The seed of the --per-group sampling (default: 0)", "S" }, \
+    { "force", 0, 0, G_OPTION_ARG_NONE, &(options).force, "Make every stage's file again", NULL }
+
+/**
+ * `grammar check -c FILE`: the check `grammar run` makes first, and the
+ * plan of the run, without running anything nor writing any file.
+ */
+int
+grammar_cli_check (int    argc,
+                   char **argv)
+{
+  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1 };
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarMethod) method = NULL;
+  g_autofree char *plan = NULL;
+  int status = GRAMMAR_EXIT_OK;
+  GOptionEntry entries[] = {
+    METHOD_OPTION_ENTRIES (options),
+    { NULL }
+  };
+
+  context = g_option_context_new ("— check a keyfile and show what `grammar run` would do, running nothing");
+  g_option_context_set_summary (context,
+    "Reads every section of the keyfile as `grammar run` would build it, without\n"
+    "building anything (no database is opened, no server nor model is asked):\n"
+    "unknown keys and bad values, plugin names, the sections each names and cycles\n"
+    "among them, files that must exist, an output folder that can be written, the\n"
+    "styles, and the rules that join sections. Prints every problem found, or the\n"
+    "stages a run would make with their components, the files they read and write,\n"
+    "and those already done that a run would keep. Takes the options of\n"
+    "`grammar run` that change what runs.");
+  g_option_context_set_description (context,
+    "Exit status: 0 the keyfile is ready to run, 2 bad usage or a problem in the\n"
+    "keyfile (every one is listed); no file is written either way.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!grammar_cli_parse (context, "check", &argc, &argv, &status))
+    return status;
+  if (!check_usage (&options, argc))
+    return GRAMMAR_EXIT_USAGE;
+  method = make_checked_method ("check", &options, &status);
+  if (method == NULL)
+    return status;
+  plan = grammar_method_describe_plan (method, &error);
+  if (plan == NULL)
+    return grammar_cli_report ("check", error);
+  printf ("%s: no problem found; `grammar run` would make, in %s:\n%s", options.config_path,
+          grammar_method_get_outdir (method), plan);
+  return GRAMMAR_EXIT_OK;
+}
+
 int
 grammar_cli_run (int    argc,
                  char **argv)
@@ -193,23 +290,11 @@ grammar_cli_run (int    argc,
   g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1 };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
   g_autoptr (GrammarMethod) method = NULL;
   Output output = { 0 };
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
-    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &options.config_path, "The keyfile describing the components", "FILE" },
-    { "outdir", 'd', 0, G_OPTION_ARG_FILENAME, &options.outdir,
-      "Where every stage's file goes (default: grammar-run)", "DIR" },
-    { "style", 's', 0, G_OPTION_ARG_STRING_ARRAY, &options.styles,
-      "A text style, repeatable (default: [run] styles=, else short and long); the report shows each", "STYLE" },
-    { "compare", 0, 0, G_OPTION_ARG_STRING, &options.compare,
-      "The two styles the report concludes on, A then B (default: [run] compare=, else the first two)", "A,B" },
-    { "per-template", 'n', 0, G_OPTION_ARG_INT, &options.per_template,
-      "Text templates per SQL template and style (default: 3)", "N" },
-    { "per-group", 0, 0, G_OPTION_ARG_INT, &options.per_group, "Text queries per group and style (default: all)", "N" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &options.seed, "The seed of the --per-group sampling (default: 0)", "S" },
-    { "force", 0, 0, G_OPTION_ARG_NONE, &options.force, "Make every stage's file again", NULL },
+    METHOD_OPTION_ENTRIES (options),
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet, "Only the report and warnings", NULL },
     { NULL }
   };
@@ -239,13 +324,10 @@ grammar_cli_run (int    argc,
   if (!check_usage (&options, argc))
     return GRAMMAR_EXIT_USAGE;
 
-  config = grammar_cli_load_config (options.config_path, &error);
-  if (config == NULL)
-    return grammar_cli_report ("run", error);
-  method = grammar_method_new (config, &error);
+  /* every problem of the keyfile before any stage runs */
+  method = make_checked_method ("run", &options, &status);
   if (method == NULL)
-    return grammar_cli_report ("run", error);
-  apply_options (method, &options);
+    return status;
 
   output.quiet = options.quiet;
   grammar_cli_progress_init (&output.progress, "run", "records", options.quiet);

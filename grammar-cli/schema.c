@@ -143,8 +143,8 @@ grammar_cli_schema (int    argc,
                     char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
-  g_autoptr (GObject) database = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
+  g_autoptr (GrammarDatabase) database = NULL;
   g_autoptr (GrammarSchema) schema = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *config_path = NULL;
@@ -171,16 +171,15 @@ grammar_cli_schema (int    argc,
       fprintf (stderr, "grammar schema: unexpected argument “%s”\n", argv[1]);
       return GRAMMAR_EXIT_USAGE;
     }
-  if (section == NULL)
-    section = g_strdup ("database");
-
-  config = grammar_cli_load_config (config_path, &error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (config_path, &error);
+  if (assembly == NULL)
     return grammar_cli_report ("schema", error);
-  database = grammar_config_build (config, section, GRAMMAR_TYPE_DATABASE, &error);
+  if (section == NULL)
+    section = g_strdup (grammar_assembly_get_section (assembly, GRAMMAR_TYPE_DATABASE));
+  database = grammar_assembly_build_database (assembly, section, &error);
   if (database == NULL)
     return grammar_cli_report ("schema", error);
-  schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, &error);
+  schema = grammar_database_get_schema (database, NULL, &error);
   if (schema == NULL)
     return grammar_cli_report ("schema", error);
 
@@ -191,6 +190,6 @@ grammar_cli_schema (int    argc,
       grammar_cli_print_json (node);
     }
   else
-    print_text (config_path, section, database, schema);
+    print_text (config_path, section, G_OBJECT (database), schema);
   return GRAMMAR_EXIT_OK;
 }

@@ -60,8 +60,6 @@ check_options (Options *options,
     return usage_error ("--keep-plural applies to the schema generator only");
   if (g_strcmp0 (options->generator, "llm") != 0 && (options->llm_section != NULL || options->requirements != NULL))
     return usage_error ("--llm and --requirement apply to --generator llm only");
-  if (options->llm_section == NULL)
-    options->llm_section = g_strdup ("llm");
   return GRAMMAR_EXIT_OK;
 }
 
@@ -154,7 +152,7 @@ grammar_cli_sql_templates (int    argc,
 {
   g_auto (Options) options = { 0 };
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
   g_autoptr (GObject) database = NULL;
   g_autoptr (GObject) generator = NULL;
   g_autoptr (GPtrArray) templates = NULL;
@@ -201,14 +199,14 @@ grammar_cli_sql_templates (int    argc,
       return status;
   }
 
-  config = grammar_cli_load_config (options.config_path, &error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (options.config_path, &error);
+  if (assembly == NULL)
     return grammar_cli_report ("sql-templates", error);
-  database = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error);
+  database = G_OBJECT (grammar_assembly_build_database (assembly, NULL, &error));
   if (database == NULL)
     return grammar_cli_report ("sql-templates", error);
-  generator = grammar_cli_build_generator (config, GRAMMAR_TYPE_SQL_GENERATOR, options.generator, "schema",
-                                           "sql-generator", options.llm_section, &error);
+  generator = grammar_assembly_build_generator (assembly, GRAMMAR_TYPE_SQL_GENERATOR, options.generator,
+                                                options.llm_section, &error);
   if (generator == NULL)
     return grammar_cli_report ("sql-templates", error);
   name = grammar_cli_plugin_name (GRAMMAR_TYPE_SQL_GENERATOR, generator);

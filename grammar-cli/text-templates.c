@@ -114,8 +114,6 @@ check_options (Options *options,
     return usage_error ("--llm and --retries apply to --generator llm only");
   if (options->retries > 100)
     return usage_error ("--retries must be at most 100");
-  if (options->llm_section == NULL)
-    options->llm_section = g_strdup ("llm");
   return GRAMMAR_EXIT_OK;
 }
 
@@ -134,14 +132,14 @@ print_lines (const char *title,
 /* The verbalizer of the run, with the options of the command line it has. */
 static GObject *
 make_verbalizer (Options        *options,
-                 GrammarConfig  *config,
+                 GrammarAssembly *assembly,
                  GError        **error)
 {
   g_autoptr (GObject) verbalizer = NULL;
   GParamSpec *seed;
 
-  verbalizer = grammar_cli_build_generator (config, GRAMMAR_TYPE_VERBALIZER, options->generator, "rules",
-                                            "verbalizer", options->llm_section, error);
+  verbalizer = grammar_assembly_build_generator (assembly, GRAMMAR_TYPE_VERBALIZER, options->generator,
+                                                 options->llm_section, error);
   if (verbalizer == NULL)
     return NULL;
   /* the seed is unsigned for the rules, signed (-1: none) for a model */
@@ -230,7 +228,7 @@ grammar_cli_text_templates (int    argc,
   GObject *llm = NULL;
   GrammarCliProgress progress;
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GrammarConfig) config = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
   g_autoptr (GObject) database = NULL;
   g_autoptr (GrammarSchema) schema = NULL;
   g_autoptr (GrammarTemplateSet) input = NULL;
@@ -300,10 +298,10 @@ grammar_cli_text_templates (int    argc,
       return status;
   }
 
-  config = grammar_cli_load_config (options.config_path, &error);
-  if (config == NULL)
+  assembly = grammar_cli_load_assembly (options.config_path, &error);
+  if (assembly == NULL)
     return grammar_cli_report ("text-templates", error);
-  database = grammar_config_build (config, "database", GRAMMAR_TYPE_DATABASE, &error);
+  database = G_OBJECT (grammar_assembly_build_database (assembly, NULL, &error));
   if (database == NULL)
     return grammar_cli_report ("text-templates", error);
   schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, &error);
@@ -320,7 +318,7 @@ grammar_cli_text_templates (int    argc,
                                       "%u template%s of %s %s invalid (listed above)", n_problems,
                                       n_problems == 1 ? "" : "s", options.input, n_problems == 1 ? "is" : "are");
 
-  verbalizer = make_verbalizer (&options, config, &error);
+  verbalizer = make_verbalizer (&options, assembly, &error);
   if (verbalizer == NULL)
     return grammar_cli_report ("text-templates", error);
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (verbalizer), "llm") != NULL)

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "grammar-assess-runner.h"
+#include "grammar-assembly.h"
 #include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-jsonl-private.h"
@@ -403,11 +404,11 @@ grammar_assess_runner_new (void)
  * @config: the configuration
  * @error: return location for a #GError
  *
- * Creates a runner as `grammar assess` and `grammar run` do: the keys
- * of the `[metrics]` section are the runner's properties
- * (grammar_config_configure()): `metrics`, the sections of the metrics
- * separated by `;`, each built as a #GrammarMetric, `max-concurrency`
- * and `retry-failed`.
+ * Creates a runner as `grammar assess` and `grammar run` do, through the
+ * #GrammarAssembly of @config (grammar_assembly_build_assess_runner()):
+ * the keys of the `[metrics]` section are the runner's properties
+ * (`metrics`, the sections of the metrics separated by `;`, each built
+ * as a #GrammarMetric, `max-concurrency` and `retry-failed`).
  *
  * Returns: (transfer full) (nullable): a new #GrammarAssessRunner, or
  *   %NULL with a %GRAMMAR_CONFIG_ERROR error naming the file, section
@@ -417,40 +418,13 @@ GrammarAssessRunner *
 grammar_assess_runner_new_from_config (GrammarConfig  *config,
                                        GError        **error)
 {
-  g_autoptr (GrammarAssessRunner) self = NULL;
-  const char *path;
+  g_autoptr (GrammarAssembly) assembly = NULL;
 
   g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  path = grammar_config_get_path (config) != NULL ? grammar_config_get_path (config) : "the configuration";
-  self = grammar_assess_runner_new ();
-  if (!grammar_config_configure (config, "metrics", G_OBJECT (self), error))
-    return NULL;
-  if (self->sections == NULL || self->sections[0] == NULL)
-    {
-      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                   "%s: [metrics] metrics: name the sections of the metrics to run, e.g. "
-                   "metrics=faithfulness;selfcheck", path);
-      return NULL;
-    }
-  for (guint i = 0; self->sections[i] != NULL; i++)
-    {
-      g_autoptr (GObject) metric = NULL;
-
-      for (guint j = 0; j < i; j++)
-        if (g_str_equal (self->sections[j], self->sections[i]))
-          {
-            g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                         "%s: [metrics] metrics: “%s” is listed twice", path, self->sections[i]);
-            return NULL;
-          }
-      metric = grammar_config_build (config, self->sections[i], GRAMMAR_TYPE_METRIC, error);
-      if (metric == NULL)
-        return NULL;
-      grammar_assess_runner_add_metric (self, self->sections[i], GRAMMAR_METRIC (metric));
-    }
-  return g_steal_pointer (&self);
+  assembly = grammar_assembly_new (config);
+  return grammar_assembly_build_assess_runner (assembly, error);
 }
 
 /* The registered name of @metric's type, or NULL. */

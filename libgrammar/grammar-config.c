@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grammar-config.h"
+#include "grammar-config-private.h"
 #include "grammar-configurable.h"
 #include "grammar-error.h"
 #include "grammar-registry.h"
@@ -44,17 +45,6 @@
  * domain, except that errors a plugin raises while it initialises (a file
  * that cannot be opened…) keep their own domain and gain the same prefix.
  */
-struct _GrammarConfig
-{
-  GObject parent_instance;
-
-  char *path;          /* as the user gave it, for messages */
-  char *base_dir;      /* absolute */
-  GKeyFile *key_file;
-  GHashTable *built;   /* section → GObject */
-  GHashTable *overrides; /* section → (property → GValue *) */
-  GPtrArray *building; /* sections being built, outermost first */
-};
 
 G_DEFINE_FINAL_TYPE (GrammarConfig, grammar_config, G_TYPE_OBJECT)
 
@@ -389,8 +379,8 @@ grammar_config_resolve_path (GrammarConfig *self,
 
 /* Errors ------------------------------------------------------------------ */
 
-static void G_GNUC_PRINTF (6, 7)
-set_error (GrammarConfig      *self,
+void G_GNUC_PRINTF (6, 7)
+grammar_config_set_error (GrammarConfig      *self,
            GError            **error,
            GrammarConfigError  code,
            const char         *section,
@@ -414,13 +404,6 @@ set_error (GrammarConfig      *self,
 }
 
 /* Conversion of one key --------------------------------------------------- */
-
-static GObject *build_section (GrammarConfig  *self,
-                               const char     *section,
-                               GType           wanted_type,
-                               const char     *from_section,
-                               const char     *from_key,
-                               GError        **error);
 
 static gboolean
 parse_boolean (const char *text,
@@ -494,11 +477,11 @@ convert_integer (GrammarConfig  *self,
   if (!ok)
     {
       if (is_signed)
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                    "“%s” is not a whole number from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
                    text, min, (gint64) max);
       else
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                    "“%s” is not a whole number from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
                    text, (guint64) min, max);
       return FALSE;
@@ -541,7 +524,7 @@ convert_real (GrammarConfig  *self,
   if (text[0] == '\0' || end == NULL || *end != '\0' || errno != 0 || !isfinite (number) ||
       number < min || number > max)
     {
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                  "“%s” is not a number from %g to %g", text, min, max);
       return FALSE;
     }
@@ -581,7 +564,7 @@ convert_enum (GrammarConfig  *self,
     {
       g_autofree char *allowed = describe_enum_values (klass);
 
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                  "“%s” is not one of: %s", text, allowed);
       return FALSE;
     }
@@ -620,7 +603,7 @@ convert_flags (GrammarConfig  *self,
           for (guint j = 0; j < klass->n_values; j++)
             g_string_append_printf (names, "%s%s", j > 0 ? ", " : "", klass->values[j].value_nick);
           allowed = g_string_free (names, FALSE);
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                      "“%s” is not one of: %s", part, allowed);
           return FALSE;
         }
@@ -651,7 +634,7 @@ convert_key_value (GrammarConfig  *self,
 
       if (list == NULL)
         {
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
           return FALSE;
         }
       for (guint i = 0; list[i] != NULL; i++)
@@ -663,7 +646,7 @@ convert_key_value (GrammarConfig  *self,
   text = written != NULL ? g_strdup (written) : g_key_file_get_string (self->key_file, section, key, &local_error);
   if (text == NULL)
     {
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s", local_error->message);
       return FALSE;
     }
 
@@ -684,7 +667,7 @@ convert_key_value (GrammarConfig  *self,
 
       if (!parse_boolean (text, &flag))
         {
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                      "“%s” is not a boolean (true or false)", text);
           return FALSE;
         }
@@ -710,14 +693,14 @@ convert_key_value (GrammarConfig  *self,
 
         if (text[0] == '\0')
           return TRUE;  /* empty: leave the property unset (NULL) */
-        object = build_section (self, text, type, section, key, error);
+        object = grammar_config_build_section (self, text, type, section, key, error);
         if (object == NULL)
           return FALSE;
         g_value_take_object (value, object);
         return TRUE;
       }
     default:
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key,
                  "properties of type %s cannot be set from a keyfile", g_type_name (type));
       return FALSE;
     }
@@ -835,6 +818,7 @@ follow_old_spelling (GrammarConfig  *self,
                      GParamSpec     *pspec,
                      const char     *section,
                      const char     *key,
+                     gboolean        quiet,
                      char          **written)
 {
   const OldSpelling *spelling = g_param_spec_get_qdata (pspec, old_spelling_quark ());
@@ -859,8 +843,9 @@ follow_old_spelling (GrammarConfig  *self,
   target = old ? g_object_class_find_property (klass, spelling->key) : NULL;
   if (target == NULL)
     return pspec;
-  g_message ("%s: [%s] %s=%s is an old spelling, kept for this release: write %s=%s", self->path, section, key,
-             text, spelling->key, spelling->value != NULL ? spelling->value : text);
+  if (!quiet)
+    g_message ("%s: [%s] %s=%s is an old spelling, kept for this release: write %s=%s", self->path, section, key,
+               text, spelling->key, spelling->value != NULL ? spelling->value : text);
   *written = g_strdup (spelling->value != NULL ? spelling->value : text);
   return target;
 }
@@ -869,21 +854,22 @@ follow_old_spelling (GrammarConfig  *self,
  * with the property's hint as the message of a bad value. An old
  * spelling (grammar_param_spec_set_old_spelling()) converts for the
  * property that now takes it, given back in @pspec. */
-static gboolean
-convert_key (GrammarConfig  *self,
-             GObjectClass   *klass,
-             GParamSpec    **pspec,
-             const char     *section,
-             const char     *key,
-             GValue         *value,
-             GError        **error)
+gboolean
+grammar_config_convert_key_full (GrammarConfig  *self,
+                  GObjectClass   *klass,
+                  GParamSpec    **pspec,
+                  const char     *section,
+                  const char     *key,
+                  gboolean        quiet,
+                  GValue         *value,
+                  GError        **error)
 {
   g_autoptr (GError) local_error = NULL;
   g_autofree char *written = NULL;
   const char *hint;
   g_autofree char *text = NULL;
 
-  *pspec = follow_old_spelling (self, klass, *pspec, section, key, &written);
+  *pspec = follow_old_spelling (self, klass, *pspec, section, key, quiet, &written);
   if (convert_key_value (self, *pspec, section, key, written, value, &local_error))
     return TRUE;
   hint = g_param_spec_get_qdata (*pspec, value_hint_quark ());
@@ -893,9 +879,21 @@ convert_key (GrammarConfig  *self,
       return FALSE;
     }
   text = g_key_file_get_value (self->key_file, section, key, NULL);
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s (not “%s”)", hint,
+  grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "%s (not “%s”)", hint,
              text != NULL ? g_strstrip (text) : "");
   return FALSE;
+}
+
+static gboolean
+convert_key (GrammarConfig  *self,
+             GObjectClass   *klass,
+             GParamSpec    **pspec,
+             const char     *section,
+             const char     *key,
+             GValue         *value,
+             GError        **error)
+{
+  return grammar_config_convert_key_full (self, klass, pspec, section, key, FALSE, value, error);
 }
 
 /* Setting the keys of a section on an object ------------------------------ */
@@ -920,8 +918,8 @@ describe_settable (GObjectClass *klass,
 /* The writable property a key of @section sets on @klass, or NULL with
  * @error naming the keys there are. Properties with a flag of @excluded
  * (construct-only ones, for an object that exists already) cannot be set. */
-static GParamSpec *
-find_key_property (GrammarConfig  *self,
+GParamSpec *
+grammar_config_find_key_property (GrammarConfig  *self,
                    GObjectClass   *klass,
                    const char     *section,
                    const char     *key,
@@ -936,15 +934,15 @@ find_key_property (GrammarConfig  *self,
   if (pspec != NULL && (pspec->flags & G_PARAM_WRITABLE) != 0 && (pspec->flags & excluded) == 0)
     return pspec;
   known = describe_settable (klass, excluded);
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, key,
+  grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, key,
              "unknown key for %s; its keys are: %s%s", owner, other_keys, known);
   return NULL;
 }
 
 /* The keys of the section that configures @object, for people: its own
  * description, or its writable properties ("a, b and c"). */
-static char *
-describe_section_keys (GObject *object)
+char *
+grammar_config_describe_section_keys (GObject *object)
 {
   g_autofree GParamSpec **specs = NULL;
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
@@ -983,7 +981,7 @@ configurable_error (GrammarConfig  *self,
 {
   int code = cause->domain == GRAMMAR_CONFIG_ERROR ? cause->code : GRAMMAR_CONFIG_ERROR_BAD_VALUE;
 
-  set_error (self, error, code, section, key, "%s", cause->message);
+  grammar_config_set_error (self, error, code, section, key, "%s", cause->message);
   return FALSE;
 }
 
@@ -1044,9 +1042,9 @@ grammar_config_configure (GrammarConfig  *self,
       pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), keys[i]);
       if (pspec == NULL || (pspec->flags & G_PARAM_WRITABLE) == 0 || (pspec->flags & G_PARAM_CONSTRUCT_ONLY) != 0)
         {
-          g_autofree char *known = describe_section_keys (object);
+          g_autofree char *known = grammar_config_describe_section_keys (object);
 
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_KEY, section, keys[i],
                      "unknown key; the keys of this section are %s", known);
           return FALSE;
         }
@@ -1062,8 +1060,8 @@ grammar_config_configure (GrammarConfig  *self,
 
 /* Building a section ------------------------------------------------------ */
 
-static GrammarPluginInfo *
-find_plugin (GrammarConfig  *self,
+GrammarPluginInfo *
+grammar_config_find_plugin (GrammarConfig  *self,
              const char     *section,
              const char     *name,
              GType           wanted_type,
@@ -1077,7 +1075,7 @@ find_plugin (GrammarConfig  *self,
     {
       info = grammar_registry_lookup (registry, wanted_type, name, &local_error);
       if (info == NULL)
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin", "%s", local_error->message);
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin", "%s", local_error->message);
       return info;
     }
 
@@ -1094,13 +1092,17 @@ find_plugin (GrammarConfig  *self,
           return g_object_ref (info);
       }
   }
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
-             "no plugin “%s” provides a %s (see `grammar plugins`)", name, g_type_name (wanted_type));
+  if (wanted_type == G_TYPE_OBJECT)
+    grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
+               "no plugin “%s” (see `grammar plugins`)", name);
+  else
+    grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_UNKNOWN_PLUGIN, section, "plugin",
+               "no plugin “%s” provides a %s (see `grammar plugins`)", name, g_type_name (wanted_type));
   return NULL;
 }
 
-static char *
-describe_cycle (GrammarConfig *self,
+char *
+grammar_config_describe_cycle (GrammarConfig *self,
                 const char    *section)
 {
   GString *cycle = g_string_new (NULL);
@@ -1118,8 +1120,8 @@ describe_cycle (GrammarConfig *self,
   return g_string_free (cycle, FALSE);
 }
 
-static gboolean
-is_building (GrammarConfig *self,
+gboolean
+grammar_config_is_building (GrammarConfig *self,
              const char    *section)
 {
   for (guint i = 0; i < self->building->len; i++)
@@ -1140,7 +1142,7 @@ check_type (GrammarConfig  *self,
   if (wanted_type == G_TYPE_INVALID || G_TYPE_CHECK_INSTANCE_TYPE (object, wanted_type))
     return g_object_ref (object);
 
-  set_error (self, error, GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE, from_section, from_key,
+  grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_WRONG_INTERFACE, from_section, from_key,
              "section [%s] is a %s, not a %s", section, G_OBJECT_TYPE_NAME (object),
              grammar_registry_interface_name (wanted_type) != NULL
                ? grammar_registry_interface_name (wanted_type) : g_type_name (wanted_type));
@@ -1167,7 +1169,7 @@ apply_overrides (GrammarConfig  *self,
   g_hash_table_iter_init (&iter, properties);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      GParamSpec *pspec = find_key_property (self, klass, section, key, owner, "plugin, ", 0, error);
+      GParamSpec *pspec = grammar_config_find_key_property (self, klass, section, key, owner, "plugin, ", 0, error);
       GValue converted = G_VALUE_INIT;
       guint i;
 
@@ -1176,7 +1178,7 @@ apply_overrides (GrammarConfig  *self,
       g_value_init (&converted, pspec->value_type);
       if (!g_value_transform (value, &converted))
         {
-          set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "a %s cannot be given as a %s",
+          grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_BAD_VALUE, section, key, "a %s cannot be given as a %s",
                      G_VALUE_TYPE_NAME (value), g_type_name (pspec->value_type));
           return FALSE;
         }
@@ -1195,13 +1197,6 @@ apply_overrides (GrammarConfig  *self,
     }
   return TRUE;
 }
-
-static GObject *build_section (GrammarConfig  *self,
-                               const char     *section,
-                               GType           wanted_type,
-                               const char     *from_section,
-                               const char     *from_key,
-                               GError        **error);
 
 /* The object properties the section leaves unset and whose default
  * section (grammar_param_spec_set_default_section()) the keyfile has. */
@@ -1229,7 +1224,7 @@ add_default_sections (GrammarConfig  *self,
         named |= g_str_equal (g_ptr_array_index (names, j), pspecs[i]->name);
       if (named)
         continue;
-      object = build_section (self, wanted, pspecs[i]->value_type, section, pspecs[i]->name, error);
+      object = grammar_config_build_section (self, wanted, pspecs[i]->value_type, section, pspecs[i]->name, error);
       if (object == NULL)
         return FALSE;
       g_value_init (&value, pspecs[i]->value_type);
@@ -1267,7 +1262,7 @@ instantiate (GrammarConfig      *self,
       if (g_str_equal (keys[i], "plugin"))
         continue;
 
-      pspec = find_key_property (self, G_OBJECT_CLASS (klass), section, keys[i], owner, "plugin, ", 0, error);
+      pspec = grammar_config_find_key_property (self, G_OBJECT_CLASS (klass), section, keys[i], owner, "plugin, ", 0, error);
       if (pspec == NULL)
         return NULL;
 
@@ -1297,8 +1292,8 @@ instantiate (GrammarConfig      *self,
   return g_steal_pointer (&object);
 }
 
-static GObject *
-build_section (GrammarConfig  *self,
+GObject *
+grammar_config_build_section (GrammarConfig  *self,
                const char     *section,
                GType           wanted_type,
                const char     *from_section,
@@ -1316,19 +1311,19 @@ build_section (GrammarConfig  *self,
   if (!g_key_file_has_group (self->key_file, section))
     {
       if (from_section != NULL)
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, from_section, from_key,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, from_section, from_key,
                    "there is no section [%s]", section);
       else
-        set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, NULL, NULL,
+        grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_SECTION, NULL, NULL,
                    "there is no section [%s]; add one with plugin= and its keys", section);
       return NULL;
     }
 
-  if (is_building (self, section))
+  if (grammar_config_is_building (self, section))
     {
-      g_autofree char *cycle = describe_cycle (self, section);
+      g_autofree char *cycle = grammar_config_describe_cycle (self, section);
 
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_CYCLE, from_section, from_key,
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_CYCLE, from_section, from_key,
                  "sections refer to each other in a cycle: %s", cycle);
       return NULL;
     }
@@ -1350,12 +1345,12 @@ build_section (GrammarConfig  *self,
                                     grammar_plugin_info_get_name (g_ptr_array_index (available, i)));
         }
       list = g_string_free (names, FALSE);
-      set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_PLUGIN, section, "plugin",
+      grammar_config_set_error (self, error, GRAMMAR_CONFIG_ERROR_MISSING_PLUGIN, section, "plugin",
                  "missing; name the implementation%s%s", list[0] != '\0' ? ", one of: " : "", list);
       return NULL;
     }
 
-  info = find_plugin (self, section, plugin, wanted_type, error);
+  info = grammar_config_find_plugin (self, section, plugin, wanted_type, error);
   if (info == NULL)
     return NULL;
 
@@ -1393,5 +1388,12 @@ grammar_config_build (GrammarConfig  *self,
   g_return_val_if_fail (section != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return build_section (self, section, interface_type, NULL, NULL, error);
+  return grammar_config_build_section (self, section, interface_type, NULL, NULL, error);
+}
+
+/* The section grammar_param_spec_set_default_section() gave @pspec, or NULL. */
+const char *
+grammar_param_spec_get_default_section (GParamSpec *pspec)
+{
+  return g_param_spec_get_qdata (pspec, default_section_quark ());
 }

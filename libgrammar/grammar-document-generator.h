@@ -25,6 +25,9 @@ G_DECLARE_FINAL_TYPE (GrammarDocumentGenerator, grammar_document_generator, GRAM
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarDocumentGenerator *grammar_document_generator_new              (GrammarDatabase           *database,
                                                                        GrammarSchema             *schema);
+GRAMMAR_AVAILABLE_IN_ALL
+GrammarDocumentGenerator *grammar_document_generator_new_from_config  (GrammarConfig             *config,
+                                                                       GError                   **error);
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarDatabase          *grammar_document_generator_get_database     (GrammarDocumentGenerator  *self);

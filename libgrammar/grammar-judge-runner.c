@@ -11,6 +11,7 @@
 #include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-judge-runner.h"
+#include "grammar-assembly.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-record.h"
 
@@ -841,16 +842,15 @@ grammar_judge_runner_new (GrammarMatcher *matcher)
  * grammar_judge_runner_new_from_config:
  * @config: the configuration
  * @matcher_section: (nullable): the section of the matcher, or %NULL for
- *   the `matcher` key of `[judge]`, or else `matcher`
+ *   the `matcher` key of `[judge]`, or else `[matcher]`, or else the
+ *   built-in `contains` matcher
  * @error: return location for a #GError
  *
- * Creates a runner as `grammar judge` and `grammar run` do: the keys of
- * the optional `[judge]` section of @config are the runner's properties
- * (grammar_config_configure()): `matcher` (the section of the matcher),
- * `closed-domain` (true or false), `retrieval` (all, any, context or
- * auto) and `max-concurrency`. Any other key of `[judge]` is an error.
- * Without a matcher from @matcher_section or `[judge]`, it is built from
- * `[matcher]`; without that section either, with @default_matcher.
+ * Creates a runner as `grammar judge` and `grammar run` do, through the
+ * #GrammarAssembly of @config (grammar_assembly_build_judge_runner()):
+ * the keys of the optional `[judge]` section are the runner's properties
+ * (`matcher`, `closed-domain`, `retrieval`, `max-concurrency`); any other
+ * key of `[judge]` is an error.
  *
  * Returns: (transfer full) (nullable): a new #GrammarJudgeRunner, or %NULL
  *   with a %GRAMMAR_CONFIG_ERROR error naming the file, section and key
@@ -860,23 +860,13 @@ grammar_judge_runner_new_from_config (GrammarConfig  *config,
                                       const char     *matcher_section,
                                       GError        **error)
 {
-  g_autoptr (GrammarJudgeRunner) self = NULL;
-  g_autoptr (GObject) matcher = NULL;
+  g_autoptr (GrammarAssembly) assembly = NULL;
 
   g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, NULL);
-  if (!grammar_config_configure (config, "judge", G_OBJECT (self), error))
-    return NULL;
-  if (matcher_section == NULL && self->matcher != NULL)
-    return g_steal_pointer (&self);
-  matcher = grammar_config_build (config, matcher_section != NULL ? matcher_section : "matcher",
-                                  GRAMMAR_TYPE_MATCHER, error);
-  if (matcher == NULL)
-    return NULL;
-  grammar_judge_runner_set_matcher (self, GRAMMAR_MATCHER (matcher));
-  return g_steal_pointer (&self);
+  assembly = grammar_assembly_new (config);
+  return grammar_assembly_build_judge_runner (assembly, matcher_section, error);
 }
 
 /**

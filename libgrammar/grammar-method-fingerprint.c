@@ -95,8 +95,9 @@ collect_sections (GKeyFile   *key_file,
 static void
 hash_sections (GrammarMethod      *self,
                GChecksum          *checksum,
-               const char * const *sections)
+               StepKind            kind)
 {
+  const char * const *sections = grammar_assembly_get_stage_sections (self->assembly, step_names[kind]);
   GKeyFile *key_file = grammar_config_get_key_file (self->config);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree const char **names = NULL;
@@ -168,17 +169,17 @@ grammar_method_step_fingerprint (Run  *run,
   switch (step->kind)
     {
     case STEP_SQL_TEMPLATES:
-      hash_sections (self, checksum, (const char *[]) { "database", "sql-generator", NULL });
+      hash_sections (self, checksum, step->kind);
       break;
     case STEP_DOCS:
-      hash_sections (self, checksum, (const char *[]) { "documents", "database", NULL });
+      hash_sections (self, checksum, step->kind);
       break;
     case STEP_TEXT_TEMPLATES:
       {
         g_autofree char *n = g_strdup_printf ("%u", self->per_template);
 
         hash_text (checksum, "per-template", n);
-        hash_sections (self, checksum, (const char *[]) { "database", "verbalizer", NULL });
+        hash_sections (self, checksum, step->kind);
         hash_step (checksum, "sql-templates", grammar_method_find_step (run, STEP_SQL_TEMPLATES, NULL));
       }
       break;
@@ -193,22 +194,22 @@ grammar_method_step_fingerprint (Run  *run,
         hash_text (checksum, "per-group", n);
         hash_text (checksum, "seed", seed);
         hash_text (checksum, "max-answer-rows max-answer-bytes", limits);
-        hash_sections (self, checksum, (const char *[]) { "database", NULL });
+        hash_sections (self, checksum, step->kind);
         hash_step (checksum, "text-templates", grammar_method_find_step (run, STEP_TEXT_TEMPLATES, step->style));
         hash_step (checksum, "docs", docs);
       }
       break;
     case STEP_RAG:
-      hash_sections (self, checksum, (const char *[]) { "system", NULL });
+      hash_sections (self, checksum, step->kind);
       hash_step (checksum, "qa", grammar_method_find_step (run, STEP_QA, step->style));
       hash_step (checksum, "docs", docs);
       break;
     case STEP_JUDGE:
-      hash_sections (self, checksum, (const char *[]) { "judge", "matcher", NULL });
+      hash_sections (self, checksum, step->kind);
       hash_step (checksum, "rag", grammar_method_find_step (run, STEP_RAG, step->style));
       break;
     case STEP_ASSESS:
-      hash_sections (self, checksum, (const char *[]) { "metrics", NULL });
+      hash_sections (self, checksum, step->kind);
       hash_step (checksum, "rag", grammar_method_find_step (run, STEP_RAG, step->style));
       break;
     case STEP_REPORT:

@@ -7,6 +7,7 @@
 #include "grammar-file-private.h"
 
 #include "grammar-manifest-private.h"
+#include "grammar-assembly.h"
 #include "grammar-method.h"
 #include "grammar-report.h"
 #include "grammar-assess-runner.h"
@@ -38,6 +39,9 @@ static const struct
 
 
 
+/* The corpus the docs stage writes in the output folder. */
+#define GRAMMAR_METHOD_DOCUMENTS_FILE "documents.jsonl"
+
 typedef struct _Step Step;
 typedef struct _Run Run;
 typedef struct _Work Work;
@@ -59,6 +63,7 @@ struct _GrammarMethod
   GObject parent_instance;
 
   GrammarConfig *config;
+  GrammarAssembly *assembly;  /* builds every component, from config */
   char *outdir;
   GStrv styles;
   GStrv compare;             /* NULL: the first two styles */
@@ -73,7 +78,7 @@ struct _GrammarMethod
   JsonNode *report;
   guint64 n_failed;
 
-  /* built once, when first needed */
+  /* built once through the assembly, when first needed */
   GrammarDatabase *database;
   GrammarSchema *schema;
   GrammarSystem *system;
@@ -123,6 +128,12 @@ G_GNUC_INTERNAL
 void grammar_method_emit_progress (GrammarMethod *self, const char *stage, guint64 done, guint64 total);
 G_GNUC_INTERNAL
 void grammar_method_compared_styles (GrammarMethod *self, guint *a, guint *b);
+G_GNUC_INTERNAL
+Run *grammar_method_run_new (GrammarMethod *self);
+G_GNUC_INTERNAL
+void grammar_method_run_free (Run *run);
+G_GNUC_INTERNAL
+const char *grammar_method_decide (Run *run, Step *step);
 G_GNUC_INTERNAL
 void grammar_method_run_work_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable);
 

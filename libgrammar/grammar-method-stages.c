@@ -150,14 +150,15 @@ make_documents (Work          *work,
                 GError       **error)
 {
   GrammarMethod *self = work->self;
-  g_autoptr (GrammarDocumentGenerator) generator = grammar_document_generator_new (self->database, self->schema);
+  g_autoptr (GrammarDocumentGenerator) generator = grammar_assembly_build_document_generator (self->assembly, error);
   g_auto (GStrv) warnings = NULL;
   guint64 n_documents;
   guint n_tables;
 
+  if (generator == NULL)
+    return FALSE;
   g_signal_connect (generator, "progress", G_CALLBACK (on_documents_progress), work);
-  if (!grammar_document_generator_configure (generator, self->config, "documents", error) ||
-      !grammar_document_generator_generate_to_file (generator, work->step->path, cancellable, error))
+  if (!grammar_document_generator_generate_to_file (generator, work->step->path, cancellable, error))
     return FALSE;
   warnings = grammar_document_generator_dup_warnings (generator);
   add_warnings (work, warnings);
@@ -166,6 +167,32 @@ make_documents (Work          *work,
   work->summary = g_strdup_printf ("%" G_GUINT64_FORMAT " document%s from %u table%s", n_documents,
                                    n_documents == 1 ? "" : "s", n_tables, n_tables == 1 ? "" : "s");
   return TRUE;
+}
+
+/* The options of the qa stage are the method's properties of the same
+ * name as the generator's (per-group, seed, max-answer-rows,
+ * max-answer-bytes: keys of [run] and options of `grammar run`, as they
+ * are options of `grammar qa`): each is handed over by its name, so that
+ * the list is written once, in the properties of the method. */
+static void
+share_qa_options (GrammarMethod      *self,
+                  GrammarQaGenerator *generator)
+{
+  guint n = 0;
+  g_autofree GParamSpec **pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (self), &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GParamSpec *theirs = g_object_class_find_property (G_OBJECT_GET_CLASS (generator), pspecs[i]->name);
+      g_auto (GValue) value = G_VALUE_INIT;
+
+      if (theirs == NULL || theirs->value_type != pspecs[i]->value_type || (theirs->flags & G_PARAM_WRITABLE) == 0 ||
+          (theirs->flags & G_PARAM_CONSTRUCT_ONLY) != 0)
+        continue;
+      g_value_init (&value, pspecs[i]->value_type);
+      g_object_get_property (G_OBJECT (self), pspecs[i]->name, &value);
+      g_object_set_property (G_OBJECT (generator), pspecs[i]->name, &value);
+    }
 }
 
 static gboolean
@@ -188,11 +215,10 @@ make_dataset (Work          *work,
     return FALSE;
   if (work->run->documents != NULL && (documents = grammar_document_load_jsonl (work->run->documents, error)) == NULL)
     return FALSE;
-  generator = grammar_qa_generator_new (self->database);
-  grammar_qa_generator_set_per_group (generator, self->per_group);
-  grammar_qa_generator_set_seed (generator, self->seed);
-  grammar_qa_generator_set_max_answer_rows (generator, self->max_answer_rows);
-  grammar_qa_generator_set_max_answer_bytes (generator, self->max_answer_bytes);
+  generator = grammar_assembly_build_qa_generator (self->assembly, error);
+  if (generator == NULL)
+    return FALSE;
+  share_qa_options (self, generator);
   grammar_qa_generator_set_documents (generator, documents);
   g_signal_connect (generator, "progress", G_CALLBACK (on_dataset_progress), work);
   if (!grammar_qa_generator_generate_to_file (generator, templates, work->step->path, cancellable, error))

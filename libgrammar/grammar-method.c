@@ -42,8 +42,11 @@
  * the library (from C, or from Python through GObject Introspection) runs
  * the method the same way.
  *
- * It builds its components once from one parsed #GrammarConfig and runs
- * the stages in order, keeping each stage's file in #GrammarMethod:outdir:
+ * It builds its components once, through the #GrammarAssembly of one
+ * parsed #GrammarConfig (grammar_method_get_assembly()), checks the whole
+ * keyfile before the first stage (grammar_method_check(): every problem
+ * at once, nothing written), and runs the stages in order, keeping each
+ * stage's file in #GrammarMethod:outdir:
  *
  * | stage            | file                         | from the keyfile             |
  * |------------------|------------------------------|------------------------------|
@@ -57,8 +60,12 @@
  * | `report`         | `report.{txt,json,md,html}`  |                              |
  *
  * The corpus the `docs` stage writes is given to every retriever section
- * that has a `documents` key, as the value of that property. Without a
- * `[matcher]` section the judge uses the `contains` matcher. The `[run]`
+ * that has a `documents` key, as the value of that property
+ * (grammar_assembly_set_corpus()). Without a `[matcher]` section the judge
+ * uses the `contains` matcher (grammar_assembly_build_matcher()). The
+ * options of the `qa` stage (`per-group`, `seed`, `max-answer-rows`,
+ * `max-answer-bytes`) are the #GrammarQaGenerator properties of the same
+ * names, handed over by name. The `[run]`
  * section sets the method's properties (`styles`, `compare`,
  * `per-template`, `per-group`, `seed`, `max-answer-rows`,
  * `max-answer-bytes`); the report shows every style and compares the two
@@ -107,30 +114,6 @@ G_DEFINE_FINAL_TYPE (GrammarMethod, grammar_method, G_TYPE_OBJECT)
 static const char * const default_styles[] = { "short", "long", NULL };
 
 /* The stages ----------------------------------------------------------------- */
-
-static void
-step_free (Step *step)
-{
-  g_free (step->style);
-  g_free (step->file);
-  g_free (step->path);
-  g_free (step->fingerprint);
-  g_free (step);
-}
-
-static void
-run_free (Run *run)
-{
-  if (run->progress_handler != 0)
-    g_signal_handler_disconnect (run->progress_source, run->progress_handler);
-  g_clear_object (&run->progress_source);
-  g_ptr_array_unref (run->steps);
-  g_clear_object (&run->manifest);
-  g_free (run->documents);
-  g_free (run->compared);
-  g_clear_pointer (&run->lock, grammar_file_unlock);
-  g_free (run);
-}
 
 /* Properties -------------------------------------------------------------- */
 
@@ -191,6 +174,8 @@ grammar_method_set_property (GObject      *object,
     {
     case PROP_CONFIG:
       self->config = g_value_dup_object (value);
+      if (self->config != NULL)
+        self->assembly = grammar_assembly_new (self->config);
       break;
     case PROP_OUTDIR:
       grammar_method_set_outdir (self, g_value_get_string (value));
@@ -238,6 +223,7 @@ grammar_method_finalize (GObject *object)
   GrammarMethod *self = GRAMMAR_METHOD (object);
 
   g_clear_object (&self->config);
+  g_clear_object (&self->assembly);
   g_free (self->outdir);
   g_strfreev (self->styles);
   g_strfreev (self->compare);
@@ -449,7 +435,7 @@ grammar_method_new (GrammarConfig  *config,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (GRAMMAR_TYPE_METHOD, "config", config, NULL);
-  if (!grammar_config_configure (config, "run", G_OBJECT (self), error))
+  if (!grammar_assembly_configure_run (self->assembly, G_OBJECT (self), error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -783,127 +769,30 @@ grammar_method_get_n_failed (GrammarMethod *self)
 
 /* Components ---------------------------------------------------------------- */
 
+/* What the generation stages use, built before the first stage runs. */
 static gboolean
-ensure_database (GrammarMethod  *self,
-                 GError        **error)
-{
-  g_autoptr (GObject) database = NULL;
-
-  if (self->schema != NULL)
-    return TRUE;
-  database = grammar_config_build (self->config, "database", GRAMMAR_TYPE_DATABASE, error);
-  if (database == NULL)
-    return FALSE;
-  self->schema = grammar_database_get_schema (GRAMMAR_DATABASE (database), NULL, error);
-  if (self->schema == NULL)
-    return FALSE;
-  self->database = GRAMMAR_DATABASE (g_steal_pointer (&database));
-  return TRUE;
-}
-
-/* The implementation of @interface_type from the keyfile's @section, or
- * the built-in @default_name without one. */
-static GObject *
-build_generator (GrammarMethod  *self,
-                 GType           interface_type,
-                 const char     *section,
-                 const char     *default_name,
-                 GError        **error)
-{
-  g_autoptr (GrammarPluginInfo) info = NULL;
-
-  if (grammar_config_has_section (self->config, section))
-    return grammar_config_build (self->config, section, interface_type, error);
-  info = grammar_registry_lookup (grammar_registry_get_default (), interface_type, default_name, error);
-  return info != NULL ? g_object_new (grammar_plugin_info_get_gtype (info), NULL) : NULL;
-}
-
-static gboolean
-ensure_generators (GrammarMethod  *self,
+ensure_generation (GrammarMethod  *self,
                    GError        **error)
 {
+  if (self->schema == NULL)
+    {
+      GrammarSchema *schema = grammar_assembly_get_schema (self->assembly, error);
+
+      if (schema == NULL)
+        return FALSE;
+      self->schema = g_object_ref (schema);
+      self->database = grammar_assembly_build_database (self->assembly, NULL, error);
+    }
   if (self->sql_generator == NULL)
-    self->sql_generator = GRAMMAR_SQL_GENERATOR (build_generator (self, GRAMMAR_TYPE_SQL_GENERATOR, "sql-generator",
-                                                                  "schema", error));
+    self->sql_generator = GRAMMAR_SQL_GENERATOR (grammar_assembly_build_generator (self->assembly,
+                                                                                  GRAMMAR_TYPE_SQL_GENERATOR,
+                                                                                  NULL, NULL, error));
   if (self->sql_generator == NULL)
     return FALSE;
   if (self->verbalizer == NULL)
-    self->verbalizer = GRAMMAR_VERBALIZER (build_generator (self, GRAMMAR_TYPE_VERBALIZER, "verbalizer", "rules",
-                                                            error));
+    self->verbalizer = GRAMMAR_VERBALIZER (grammar_assembly_build_generator (self->assembly, GRAMMAR_TYPE_VERBALIZER,
+                                                                             NULL, NULL, error));
   return self->verbalizer != NULL;
-}
-
-/* Gives the corpus this run made to every retriever section with a
- * `documents` key, as that property's value when it is built. */
-static void
-give_corpus_to_retrievers (GrammarMethod *self,
-                           const char    *documents)
-{
-  GKeyFile *key_file = grammar_config_get_key_file (self->config);
-  g_auto (GStrv) groups = g_key_file_get_groups (key_file, NULL);
-  g_autoptr (GPtrArray) retrievers =
-    grammar_registry_list_plugins (grammar_registry_get_default (), GRAMMAR_TYPE_RETRIEVER);
-  g_auto (GValue) value = G_VALUE_INIT;
-
-  g_value_init (&value, G_TYPE_STRING);
-  g_value_set_string (&value, documents);
-  for (guint g = 0; groups[g] != NULL; g++)
-    {
-      g_autofree char *plugin = g_key_file_get_string (key_file, groups[g], "plugin", NULL);
-
-      if (plugin == NULL || !g_key_file_has_key (key_file, groups[g], "documents", NULL))
-        continue;
-      g_strstrip (plugin);
-      for (guint i = 0; i < retrievers->len; i++)
-        if (g_str_equal (grammar_plugin_info_get_name (g_ptr_array_index (retrievers, i)), plugin))
-          grammar_config_override_property (self->config, groups[g], "documents", &value);
-    }
-}
-
-static gboolean
-ensure_system (GrammarMethod  *self,
-               Run            *run,
-               GError        **error)
-{
-  GObject *system;
-
-  if (self->system != NULL)
-    return TRUE;
-  if (run->documents != NULL)
-    give_corpus_to_retrievers (self, run->documents);
-  system = grammar_config_build (self->config, "system", GRAMMAR_TYPE_SYSTEM, error);
-  if (system == NULL)
-    return FALSE;
-  self->system = GRAMMAR_SYSTEM (system);
-  return TRUE;
-}
-
-static gboolean
-ensure_judge_runner (GrammarMethod  *self,
-                     GError        **error)
-{
-  g_autoptr (GObject) matcher = NULL;
-  g_autoptr (GrammarJudgeRunner) runner = NULL;
-
-  if (self->judge_runner != NULL)
-    return TRUE;
-  if (grammar_config_has_section (self->config, "matcher"))
-    matcher = grammar_config_build (self->config, "matcher", GRAMMAR_TYPE_MATCHER, error);
-  else
-    {
-      g_autoptr (GrammarPluginInfo) info =
-        grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_MATCHER, "contains", error);
-
-      if (info != NULL)
-        matcher = g_object_new (grammar_plugin_info_get_gtype (info), NULL);
-    }
-  if (matcher == NULL)
-    return FALSE;
-  runner = grammar_judge_runner_new (GRAMMAR_MATCHER (matcher));
-  if (!grammar_config_configure (self->config, "judge", G_OBJECT (runner), error))
-    return FALSE;
-  self->judge_runner = g_steal_pointer (&runner);
-  return TRUE;
 }
 
 /* The run, stage after stage ----------------------------------------------- */
@@ -1083,7 +972,7 @@ start_step (GTask *task,
         g_autoptr (GrammarRagRunner) runner = NULL;
         Step *dataset = grammar_method_find_step (run, STEP_QA, step->style);
 
-        if (!ensure_system (self, run, &error))
+        if (self->system == NULL && (self->system = grammar_assembly_build_system (self->assembly, NULL, &error)) == NULL)
           {
             fail (task, error);
             return;
@@ -1096,7 +985,8 @@ start_step (GTask *task,
       {
         Step *results = grammar_method_find_step (run, STEP_RAG, step->style);
 
-        if (!ensure_judge_runner (self, &error))
+        if (self->judge_runner == NULL &&
+            (self->judge_runner = grammar_assembly_build_judge_runner (self->assembly, NULL, &error)) == NULL)
           {
             fail (task, error);
             return;
@@ -1109,7 +999,7 @@ start_step (GTask *task,
         Step *results = grammar_method_find_step (run, STEP_RAG, step->style);
 
         if (self->assess_runner == NULL &&
-            (self->assess_runner = grammar_assess_runner_new_from_config (self->config, &error)) == NULL)
+            (self->assess_runner = grammar_assembly_build_assess_runner (self->assembly, &error)) == NULL)
           {
             fail (task, error);
             return;
@@ -1122,12 +1012,6 @@ start_step (GTask *task,
         g_autoptr (GTask) thread = g_task_new (self, cancellable, on_work_done, task);
         Work *work = g_new0 (Work, 1);
 
-        if (!ensure_database (self, &error) || !ensure_generators (self, &error))
-          {
-            g_free (work);
-            fail (task, error);
-            return;
-          }
         work->self = self;
         work->run = run;
         work->step = step;
@@ -1151,34 +1035,6 @@ load_kept_report (GrammarMethod  *self,
   g_clear_pointer (&self->report, json_node_unref);
   self->report = json_parser_steal_root (parser);
   return TRUE;
-}
-
-static gboolean
-is_resumable (Step *step)
-{
-  return step->kind == STEP_RAG || step->kind == STEP_JUDGE || step->kind == STEP_ASSESS;
-}
-
-/* Why the stage runs, or "kept" when its file is up to date. */
-static const char *
-decide (GrammarMethod *self,
-        Run           *run,
-        Step          *step)
-{
-  const char *recorded = NULL;
-  gboolean complete = FALSE;
-  gboolean exists = g_file_test (step->path, G_FILE_TEST_EXISTS);
-  gboolean known = grammar_manifest_lookup (run->manifest, step->file, &recorded, &complete);
-
-  if (self->force)
-    return exists ? "forced" : "new";
-  if (!exists)
-    return "new";
-  if (!known || !g_str_equal (recorded, step->fingerprint))
-    return "changed";
-  if (is_resumable (step))
-    return "resumed";
-  return complete ? "kept" : "incomplete";
 }
 
 static void
@@ -1208,7 +1064,7 @@ next_step (GTask *task)
   step = g_ptr_array_index (run->steps, run->current);
   g_free (step->fingerprint);
   step->fingerprint = grammar_method_step_fingerprint (run, step);
-  reason = decide (self, run, step);
+  reason = grammar_method_decide (run, step);
   g_signal_emit (self, signals[SIGNAL_STAGE_STARTED], 0, step_names[step->kind], step->style, step->path, reason);
 
   if (g_str_equal (reason, "kept"))
@@ -1246,122 +1102,70 @@ next_step (GTask *task)
   start_step (task, step);
 }
 
-static void
-add_step (Run        *run,
-          StepKind    kind,
-          const char *style,
-          const char *file)
+/**
+ * grammar_method_check:
+ * @self: a #GrammarMethod
+ * @error: return location for a #GError
+ *
+ * Checks, without running or writing anything, everything the run would
+ * build and write: every section of the keyfile and the options of the
+ * method (grammar_assembly_check_run()). grammar_method_run_async() does
+ * it first. The problems are listed by grammar_assembly_dup_problems() of
+ * grammar_method_get_assembly().
+ *
+ * Returns: %TRUE when there is no problem; %FALSE with a
+ *   %GRAMMAR_CONFIG_ERROR error that is the problem or lists them all
+ */
+gboolean
+grammar_method_check (GrammarMethod  *self,
+                      GError        **error)
 {
-  Step *step = g_new0 (Step, 1);
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), FALSE);
 
-  step->kind = kind;
-  step->style = g_strdup (style);
-  step->file = style != NULL ? g_strconcat (style, ".", file, NULL) : g_strdup (file);
-  step->path = g_build_filename (run->self->outdir, step->file, NULL);
-  g_ptr_array_add (run->steps, step);
-}
-
-static GPtrArray *
-plan_steps (Run *run)
-{
-  const char * const *styles = grammar_method_get_styles (run->self);
-
-  add_step (run, STEP_SQL_TEMPLATES, NULL, "sql-templates.json");
-  if (grammar_config_has_section (run->self->config, "documents"))
-    add_step (run, STEP_DOCS, NULL, "documents.jsonl");
-  for (guint i = 0; styles[i] != NULL; i++)
+  if (grammar_assembly_has_documents (self->assembly))
     {
-      add_step (run, STEP_TEXT_TEMPLATES, styles[i], "text-templates.json");
-      add_step (run, STEP_QA, styles[i], "dataset.jsonl");
-      add_step (run, STEP_RAG, styles[i], "results.jsonl");
-      add_step (run, STEP_JUDGE, styles[i], "judged.jsonl");
-      if (grammar_config_has_section (run->self->config, "metrics"))
-        add_step (run, STEP_ASSESS, styles[i], "assessed.jsonl");
+      g_autofree char *corpus = g_build_filename (self->outdir, GRAMMAR_METHOD_DOCUMENTS_FILE, NULL);
+
+      if (g_strcmp0 (corpus, grammar_assembly_get_corpus (self->assembly)) != 0 && self->system == NULL)
+        grammar_assembly_set_corpus (self->assembly, corpus);
     }
-  add_step (run, STEP_REPORT, NULL, "report.json");
-  return run->steps;
+  return grammar_assembly_check_run (self->assembly, GRAMMAR_TYPE_METHOD, grammar_method_get_styles (self),
+                                     self->styles != NULL, (const char * const *) self->compare, self->outdir,
+                                     error);
 }
 
-/* compare= names two different styles of the run. */
-static gboolean
-check_compare (GrammarMethod  *self,
-               GError        **error)
-{
-  const char * const *styles = grammar_method_get_styles (self);
-  g_autofree char *list = g_strjoinv (";", (char **) styles);
-  const char *problem = NULL;
-
-  if (self->compare == NULL)
-    return TRUE;
-  if (g_strv_length (self->compare) != 2)
-    problem = "name two styles, A then B, such as compare=short;long";
-  else if (g_str_equal (self->compare[0], self->compare[1]))
-    problem = "the two styles must differ";
-  else if (!g_strv_contains (styles, self->compare[0]) || !g_strv_contains (styles, self->compare[1]))
-    problem = "both must be styles of the run";
-  if (problem == NULL)
-    return TRUE;
-  {
-    g_autofree char *written = g_strjoinv (";", self->compare);
-
-    g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: [run] compare: “%s”: %s (the styles are %s)",
-                 grammar_config_get_path (self->config), written, problem, list);
-  }
-  return FALSE;
-}
-
-static gboolean
-check_styles (GrammarMethod  *self,
-              GError        **error)
-{
-  const char * const *styles = grammar_method_get_styles (self);
-  GKeyFile *key_file = grammar_config_get_key_file (self->config);
-  g_autofree char *written = g_key_file_get_value (key_file, "run", "styles", NULL);
-
-  /* An empty styles= would otherwise mean the default styles. */
-  if (self->styles == NULL && written != NULL && *g_strstrip (written) == '\0')
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s: [run] styles: no style given; name them, such as styles=short;long (or leave the key out)",
-                   grammar_config_get_path (self->config));
-      return FALSE;
-    }
-  for (guint i = 0; styles[i] != NULL; i++)
-    {
-      if (!grammar_text_style_check (styles[i], error))
-        {
-          g_prefix_error (error, "%s: [run] styles: ", grammar_config_get_path (self->config));
-          return FALSE;
-        }
-      for (guint j = 0; j < i; j++)
-        if (g_str_equal (styles[i], styles[j]))
-          {
-            g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT, "%s: [run] styles: the style %s is named twice",
-                         grammar_config_get_path (self->config), styles[i]);
-            return FALSE;
-          }
-    }
-  return check_compare (self, error);
-}
-
-/* Everything the generation stages build from the keyfile, built before
- * the first stage runs: a mistake in [database], [sql-generator],
- * [verbalizer] or a [documents] template is reported before any stage
- * has written, not after the stages before it. */
+/* Everything the generation stages build, built before the first stage
+ * runs: what only the database tells (a [documents] template naming a
+ * column it lacks) is reported before any stage has written. */
 static gboolean
 check_components (GrammarMethod  *self,
                   GError        **error)
 {
-  if (!check_styles (self, error) || !ensure_database (self, error) || !ensure_generators (self, error))
+  if (!grammar_method_check (self, error) || !ensure_generation (self, error))
     return FALSE;
-  if (grammar_config_has_section (self->config, "documents"))
+  if (grammar_assembly_has_documents (self->assembly))
     {
-      g_autoptr (GrammarDocumentGenerator) documents = grammar_document_generator_new (self->database, self->schema);
+      g_autoptr (GrammarDocumentGenerator) documents =
+        grammar_assembly_build_document_generator (self->assembly, error);
 
-      if (!grammar_document_generator_configure (documents, self->config, "documents", error))
+      if (documents == NULL)
         return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * grammar_method_get_assembly:
+ * @self: a #GrammarMethod
+ *
+ * Returns: (transfer none): the assembly the components come from
+ */
+GrammarAssembly *
+grammar_method_get_assembly (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return self->assembly;
 }
 
 /**
@@ -1419,17 +1223,8 @@ grammar_method_run_async (GrammarMethod       *self,
       return;
     }
 
-  run = g_new0 (Run, 1);
-  run->self = self;
-  run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
-  {
-    const char * const *styles = grammar_method_get_styles (self);
-    guint a, b;
-
-    grammar_method_compared_styles (self, &a, &b);
-    run->compared = g_strdup_printf ("%s;%s", styles[a], b != G_MAXUINT ? styles[b] : "");
-  }
-  g_task_set_task_data (task, run, (GDestroyNotify) run_free);
+  run = grammar_method_run_new (self);
+  g_task_set_task_data (task, run, (GDestroyNotify) grammar_method_run_free);
   /* One run per folder: two would write every stage's file twice. */
   run->lock = grammar_file_lock (self->outdir, &error);
   if (run->lock == NULL)
@@ -1443,7 +1238,6 @@ grammar_method_run_async (GrammarMethod       *self,
       fail (task, error);
       return;
     }
-  plan_steps (run);
   self->running = TRUE;
   self->n_failed = 0;
   g_hash_table_remove_all (self->file_hashes);

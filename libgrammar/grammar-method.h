@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "grammar-assembly.h"
 #include "grammar-config.h"
 
 #include "grammar-visibility.h"
@@ -34,6 +35,8 @@ GrammarMethod      *grammar_method_new              (GrammarConfig        *confi
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarConfig      *grammar_method_get_config       (GrammarMethod        *self);
+GRAMMAR_AVAILABLE_IN_ALL
+GrammarAssembly    *grammar_method_get_assembly     (GrammarMethod        *self);
 GRAMMAR_AVAILABLE_IN_ALL
 const char         *grammar_method_get_outdir       (GrammarMethod        *self);
 GRAMMAR_AVAILABLE_IN_ALL
@@ -69,6 +72,13 @@ gboolean            grammar_method_get_force        (GrammarMethod        *self)
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_method_set_force        (GrammarMethod        *self,
                                                      gboolean              force);
+
+GRAMMAR_AVAILABLE_IN_ALL
+gboolean            grammar_method_check            (GrammarMethod        *self,
+                                                     GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
+char               *grammar_method_describe_plan    (GrammarMethod        *self,
+                                                     GError              **error);
 
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_method_run_async        (GrammarMethod        *self,

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "grammar-config.h"
 #include "grammar-database.h"
 #include "grammar-document.h"
 #include "grammar-template-set.h"
@@ -43,6 +44,9 @@ G_DECLARE_FINAL_TYPE (GrammarQaGenerator, grammar_qa_generator, GRAMMAR, QA_GENE
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarQaGenerator *grammar_qa_generator_new                  (GrammarDatabase     *database);
+GRAMMAR_AVAILABLE_IN_ALL
+GrammarQaGenerator *grammar_qa_generator_new_from_config      (GrammarConfig       *config,
+                                                               GError             **error);
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarDatabase    *grammar_qa_generator_get_database         (GrammarQaGenerator  *self);

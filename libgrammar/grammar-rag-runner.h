@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "grammar-config.h"
 #include "grammar-stage-runner.h"
 #include "grammar-system.h"
 
@@ -30,6 +31,10 @@ G_DECLARE_FINAL_TYPE (GrammarRagRunner, grammar_rag_runner, GRAMMAR, RAG_RUNNER,
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarRagRunner *grammar_rag_runner_new                  (GrammarSystem    *system);
+GRAMMAR_AVAILABLE_IN_ALL
+GrammarRagRunner *grammar_rag_runner_new_from_config      (GrammarConfig    *config,
+                                                           const char       *system_section,
+                                                           GError          **error);
 
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarSystem    *grammar_rag_runner_get_system           (GrammarRagRunner *self);

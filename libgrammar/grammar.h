@@ -63,6 +63,7 @@
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"
 #include "grammar-config.h"
+#include "grammar-assembly.h"
 #include "grammar-method.h"
 
 #undef GRAMMAR_INSIDE

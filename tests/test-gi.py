@@ -269,6 +269,33 @@ class GrammarGITest(unittest.TestCase):
         self.assertIn('[database]', error.message)
         self.assertIn('url', error.message)
 
+    def test_06b_assembly_check(self):
+        # every problem of a keyfile at once, as `grammar check` lists them
+        path = self.write('problems.ini',
+                          '# a user keyfile\n'
+                          '[database]\nplugin=sqlite\nurl=data/library.sqlite\n'
+                          '[system]\nplugin=pipeline\nretriever=kb_search\ngenerator=nosuch\n'
+                          '[kb_search]\nplugin=keyword\ntopk=1\n'
+                          '[matcher]\nplugin=containz\n')
+        assembly = Grammar.Assembly.new_from_file(path)
+        with self.assertRaises(GLib.Error) as context:
+            assembly.check()
+        error = self.assertGError(context, CONFIG_ERROR, Grammar.ConfigError.BAD_VALUE)
+        problems = assembly.dup_problems()
+        self.assertEqual(len(problems), 4, problems)
+        for place in ('[database] url', '[system] generator', '[kb_search] topk', '[matcher] plugin'):
+            self.assertTrue(any(place in p for p in problems), (place, problems))
+            self.assertIn(place, error.message)
+        # fixed, the keyfile has no problem
+        path = self.write('fixed.ini',
+                          '[database]\nplugin=sqlite\nuri=data/library.sqlite\n'
+                          '[system]\nplugin=pipeline\nretriever=kb_search\ngenerator=reader\n'
+                          '[kb_search]\nplugin=keyword\ntop-k=1\n[reader]\nplugin=extractive\n'
+                          '[matcher]\nplugin=contains\n')
+        assembly = Grammar.Assembly.new_from_file(path)
+        self.assertTrue(assembly.check())
+        self.assertEqual(assembly.dup_problems(), [])
+
     # --- the schema ---
 
     def test_07_schema(self):
