@@ -9,8 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "grammar-assembly.h"
-#include "grammar-config-private.h"
+#include "grammar-assembly-private.h"
 #include "grammar-error.h"
 #include "grammar-metric.h"
 #include "grammar-plugin-info.h"
@@ -56,31 +55,12 @@
  * opened nor asked during a check: no database, no server, no model.
  */
 
-struct _GrammarAssembly
-{
-  GObject parent_instance;
-
-  GrammarConfig *config;
-  char *corpus;          /* the corpus a stage of the run writes, or NULL */
-  GrammarSchema *schema; /* of the database, once read */
-  GPtrArray *problems;   /* of char *, from the last check */
-  GrammarConfigCheck *check;  /* the last check */
-};
-
 G_DEFINE_FINAL_TYPE (GrammarAssembly, grammar_assembly, G_TYPE_OBJECT)
 
 /* The roles --------------------------------------------------------------- */
 
-#define SECTION_DATABASE "database"
-#define SECTION_DOCUMENTS "documents"
-#define SECTION_SQL_GENERATOR "sql-generator"
-#define SECTION_VERBALIZER "verbalizer"
-#define SECTION_SYSTEM "system"
-#define SECTION_MATCHER "matcher"
-#define SECTION_JUDGE "judge"
-#define SECTION_METRICS "metrics"
-#define SECTION_LLM "llm"
-#define SECTION_RUN "run"
+/* The section of each role: SECTION_DATABASE and the others, in
+ * grammar-assembly-private.h. */
 
 /* The sections each stage of #GrammarMethod reads, as its fingerprint
  * hashes them (with the sections they name). */
@@ -1033,52 +1013,6 @@ grammar_assembly_build_generator (GrammarAssembly  *self,
 }
 
 /**
- * grammar_assembly_build_document_generator:
- * @self: a #GrammarAssembly
- * @error: return location for a #GError
- *
- * A document generator over the database, configured from `[documents]`
- * (grammar_document_generator_configure()).
- *
- * Returns: (transfer full) (nullable): a new generator, or %NULL with @error set
- */
-GrammarDocumentGenerator *
-grammar_assembly_build_document_generator (GrammarAssembly  *self,
-                                           GError          **error)
-{
-  g_autoptr (GrammarDatabase) database = NULL;
-  g_autoptr (GrammarDocumentGenerator) generator = NULL;
-  GrammarSchema *schema;
-
-  g_return_val_if_fail (GRAMMAR_IS_ASSEMBLY (self), NULL);
-
-  database = grammar_assembly_build_database (self, NULL, error);
-  if (database == NULL || (schema = grammar_assembly_get_schema (self, error)) == NULL)
-    return NULL;
-  generator = grammar_document_generator_new (database, schema);
-  if (!grammar_document_generator_configure (generator, self->config, SECTION_DOCUMENTS, error))
-    return NULL;
-  return g_steal_pointer (&generator);
-}
-
-/**
- * grammar_assembly_build_qa_generator:
- * @self: a #GrammarAssembly
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): a new QA generator over the
- *   database of `[database]`, or %NULL with @error set
- */
-GrammarQaGenerator *
-grammar_assembly_build_qa_generator (GrammarAssembly  *self,
-                                     GError          **error)
-{
-  g_autoptr (GrammarDatabase) database = grammar_assembly_build_database (self, NULL, error);
-
-  return database != NULL ? grammar_qa_generator_new (database) : NULL;
-}
-
-/**
  * grammar_assembly_build_llm:
  * @self: a #GrammarAssembly
  * @section: (nullable): the section of the language model, or %NULL for `[llm]`
@@ -1140,111 +1074,4 @@ grammar_assembly_build_matcher (GrammarAssembly  *self,
                                                   GRAMMAR_TYPE_MATCHER, error));
   info = grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_MATCHER, DEFAULT_MATCHER, error);
   return info != NULL ? g_object_new (grammar_plugin_info_get_gtype (info), NULL) : NULL;
-}
-
-/**
- * grammar_assembly_build_rag_runner:
- * @self: a #GrammarAssembly
- * @system_section: (nullable): the section of the system under test, or
- *   %NULL for `[system]`
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): a new runner of the system, or
- *   %NULL with @error set
- */
-GrammarRagRunner *
-grammar_assembly_build_rag_runner (GrammarAssembly  *self,
-                                   const char       *system_section,
-                                   GError          **error)
-{
-  g_autoptr (GrammarSystem) system = grammar_assembly_build_system (self, system_section, error);
-
-  return system != NULL ? grammar_rag_runner_new (system) : NULL;
-}
-
-/**
- * grammar_assembly_build_judge_runner:
- * @self: a #GrammarAssembly
- * @matcher_section: (nullable): the section of the matcher, or %NULL for
- *   the `matcher` key of `[judge]`, else grammar_assembly_build_matcher()
- * @error: return location for a #GError
- *
- * A judge runner whose properties are the keys of the optional `[judge]`
- * section (`matcher`, `closed-domain`, `retrieval`, `max-concurrency`;
- * any other is an error).
- *
- * Returns: (transfer full) (nullable): a new runner, or %NULL with @error set
- */
-GrammarJudgeRunner *
-grammar_assembly_build_judge_runner (GrammarAssembly  *self,
-                                     const char       *matcher_section,
-                                     GError          **error)
-{
-  g_autoptr (GrammarJudgeRunner) runner = NULL;
-  g_autoptr (GrammarMatcher) matcher = NULL;
-
-  g_return_val_if_fail (GRAMMAR_IS_ASSEMBLY (self), NULL);
-
-  runner = g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, NULL);
-  if (!grammar_config_configure (self->config, SECTION_JUDGE, G_OBJECT (runner), error))
-    return NULL;
-  if (matcher_section == NULL && grammar_judge_runner_get_matcher (runner) != NULL)
-    return g_steal_pointer (&runner);
-  matcher = grammar_assembly_build_matcher (self, matcher_section, error);
-  if (matcher == NULL)
-    return NULL;
-  grammar_judge_runner_set_matcher (runner, matcher);
-  return g_steal_pointer (&runner);
-}
-
-/**
- * grammar_assembly_build_assess_runner:
- * @self: a #GrammarAssembly
- * @error: return location for a #GError
- *
- * An assess runner whose properties are the keys of `[metrics]`:
- * `metrics`, the sections of the metrics separated by `;`, each built as
- * a #GrammarMetric, `max-concurrency` and `retry-failed`.
- *
- * Returns: (transfer full) (nullable): a new runner, or %NULL with @error set
- */
-GrammarAssessRunner *
-grammar_assembly_build_assess_runner (GrammarAssembly  *self,
-                                      GError          **error)
-{
-  g_autoptr (GrammarAssessRunner) runner = NULL;
-  g_auto (GStrv) sections = NULL;
-  const char *path;
-
-  g_return_val_if_fail (GRAMMAR_IS_ASSEMBLY (self), NULL);
-
-  path = grammar_config_get_path (self->config);
-  runner = grammar_assess_runner_new ();
-  if (!grammar_config_configure (self->config, SECTION_METRICS, G_OBJECT (runner), error))
-    return NULL;
-  g_object_get (runner, "metrics", &sections, NULL);
-  if (sections == NULL || sections[0] == NULL)
-    {
-      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                   "%s: [%s] metrics: name the sections of the metrics to run, e.g. "
-                   "metrics=faithfulness;selfcheck", path, SECTION_METRICS);
-      return NULL;
-    }
-  for (guint i = 0; sections[i] != NULL; i++)
-    {
-      g_autoptr (GObject) metric = NULL;
-
-      for (guint j = 0; j < i; j++)
-        if (g_str_equal (sections[j], sections[i]))
-          {
-            g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
-                         "%s: [%s] metrics: “%s” is listed twice", path, SECTION_METRICS, sections[i]);
-            return NULL;
-          }
-      metric = grammar_config_build (self->config, sections[i], GRAMMAR_TYPE_METRIC, error);
-      if (metric == NULL)
-        return NULL;
-      grammar_assess_runner_add_metric (runner, sections[i], GRAMMAR_METRIC (metric));
-    }
-  return g_steal_pointer (&runner);
 }

@@ -13,7 +13,6 @@
 #include "grammar-document-generator-private.h"
 #include "grammar-configurable.h"
 #include "grammar-document-generator.h"
-#include "grammar-assembly.h"
 #include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-file-private.h"
@@ -289,30 +288,6 @@ grammar_document_generator_new (GrammarDatabase *database,
   g_return_val_if_fail (GRAMMAR_IS_SCHEMA (schema), NULL);
 
   return g_object_new (GRAMMAR_TYPE_DOCUMENT_GENERATOR, "database", database, "schema", schema, NULL);
-}
-
-/**
- * grammar_document_generator_new_from_config:
- * @config: the configuration
- * @error: return location for a #GError
- *
- * Creates a generator as `grammar docs` and `grammar run` do, through the
- * #GrammarAssembly of @config (grammar_assembly_build_document_generator()):
- * over the database of `[database]`, configured from `[documents]`.
- *
- * Returns: (transfer full) (nullable): a new generator, or %NULL with @error set
- */
-GrammarDocumentGenerator *
-grammar_document_generator_new_from_config (GrammarConfig  *config,
-                                            GError        **error)
-{
-  g_autoptr (GrammarAssembly) assembly = NULL;
-
-  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  assembly = grammar_assembly_new (config);
-  return grammar_assembly_build_document_generator (assembly, error);
 }
 
 /**

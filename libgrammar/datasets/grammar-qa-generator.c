@@ -17,7 +17,6 @@
 #include "grammar-file-private.h"
 #include "grammar-sql-lexer-private.h"
 #include "grammar-qa-generator.h"
-#include "grammar-assembly.h"
 
 enum
 {
@@ -268,30 +267,6 @@ grammar_qa_generator_new (GrammarDatabase *database)
   g_return_val_if_fail (GRAMMAR_IS_DATABASE (database), NULL);
 
   return g_object_new (GRAMMAR_TYPE_QA_GENERATOR, "database", database, NULL);
-}
-
-/**
- * grammar_qa_generator_new_from_config:
- * @config: the configuration
- * @error: return location for a #GError
- *
- * Creates a generator over the database of `[database]`, as `grammar qa`
- * and `grammar run` do, through the #GrammarAssembly of @config
- * (grammar_assembly_build_qa_generator()).
- *
- * Returns: (transfer full) (nullable): a new generator, or %NULL with @error set
- */
-GrammarQaGenerator *
-grammar_qa_generator_new_from_config (GrammarConfig  *config,
-                                      GError        **error)
-{
-  g_autoptr (GrammarAssembly) assembly = NULL;
-
-  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  assembly = grammar_assembly_new (config);
-  return grammar_assembly_build_qa_generator (assembly, error);
 }
 
 /**

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include "grammar-assess-runner.h"
-#include "grammar-assembly.h"
 #include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-jsonl-private.h"
@@ -397,34 +396,6 @@ GrammarAssessRunner *
 grammar_assess_runner_new (void)
 {
   return g_object_new (GRAMMAR_TYPE_ASSESS_RUNNER, NULL);
-}
-
-/**
- * grammar_assess_runner_new_from_config:
- * @config: the configuration
- * @error: return location for a #GError
- *
- * Creates a runner as `grammar assess` and `grammar run` do, through the
- * #GrammarAssembly of @config (grammar_assembly_build_assess_runner()):
- * the keys of the `[metrics]` section are the runner's properties
- * (`metrics`, the sections of the metrics separated by `;`, each built
- * as a #GrammarMetric, `max-concurrency` and `retry-failed`).
- *
- * Returns: (transfer full) (nullable): a new #GrammarAssessRunner, or
- *   %NULL with a %GRAMMAR_CONFIG_ERROR error naming the file, section
- *   and key
- */
-GrammarAssessRunner *
-grammar_assess_runner_new_from_config (GrammarConfig  *config,
-                                       GError        **error)
-{
-  g_autoptr (GrammarAssembly) assembly = NULL;
-
-  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  assembly = grammar_assembly_new (config);
-  return grammar_assembly_build_assess_runner (assembly, error);
 }
 
 /* The registered name of @metric's type, or NULL. */

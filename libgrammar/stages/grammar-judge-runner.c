@@ -11,7 +11,6 @@
 #include "grammar-config.h"
 #include "grammar-error.h"
 #include "grammar-judge-runner.h"
-#include "grammar-assembly.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-record.h"
 
@@ -836,37 +835,6 @@ grammar_judge_runner_new (GrammarMatcher *matcher)
   g_return_val_if_fail (GRAMMAR_IS_MATCHER (matcher), NULL);
 
   return g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, "matcher", matcher, NULL);
-}
-
-/**
- * grammar_judge_runner_new_from_config:
- * @config: the configuration
- * @matcher_section: (nullable): the section of the matcher, or %NULL for
- *   the `matcher` key of `[judge]`, or else `[matcher]`, or else the
- *   built-in `contains` matcher
- * @error: return location for a #GError
- *
- * Creates a runner as `grammar judge` and `grammar run` do, through the
- * #GrammarAssembly of @config (grammar_assembly_build_judge_runner()):
- * the keys of the optional `[judge]` section are the runner's properties
- * (`matcher`, `closed-domain`, `retrieval`, `max-concurrency`); any other
- * key of `[judge]` is an error.
- *
- * Returns: (transfer full) (nullable): a new #GrammarJudgeRunner, or %NULL
- *   with a %GRAMMAR_CONFIG_ERROR error naming the file, section and key
- */
-GrammarJudgeRunner *
-grammar_judge_runner_new_from_config (GrammarConfig  *config,
-                                      const char     *matcher_section,
-                                      GError        **error)
-{
-  g_autoptr (GrammarAssembly) assembly = NULL;
-
-  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  assembly = grammar_assembly_new (config);
-  return grammar_assembly_build_judge_runner (assembly, matcher_section, error);
 }
 
 /**

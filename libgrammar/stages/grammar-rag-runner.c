@@ -9,7 +9,6 @@
 #include "grammar-error.h"
 #include "grammar-jsonl-private.h"
 #include "grammar-rag-runner.h"
-#include "grammar-assembly.h"
 #include "grammar-record.h"
 
 /**
@@ -353,33 +352,6 @@ grammar_rag_runner_new (GrammarSystem *system)
   g_return_val_if_fail (GRAMMAR_IS_SYSTEM (system), NULL);
 
   return g_object_new (GRAMMAR_TYPE_RAG_RUNNER, "system", system, NULL);
-}
-
-/**
- * grammar_rag_runner_new_from_config:
- * @config: the configuration
- * @system_section: (nullable): the section of the system under test, or
- *   %NULL for `[system]`
- * @error: return location for a #GError
- *
- * Creates a runner as `grammar rag` and `grammar run` do, through the
- * #GrammarAssembly of @config (grammar_assembly_build_rag_runner()).
- *
- * Returns: (transfer full) (nullable): a new #GrammarRagRunner, or %NULL
- *   with a %GRAMMAR_CONFIG_ERROR error naming the file, section and key
- */
-GrammarRagRunner *
-grammar_rag_runner_new_from_config (GrammarConfig  *config,
-                                    const char     *system_section,
-                                    GError        **error)
-{
-  g_autoptr (GrammarAssembly) assembly = NULL;
-
-  g_return_val_if_fail (GRAMMAR_IS_CONFIG (config), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  assembly = grammar_assembly_new (config);
-  return grammar_assembly_build_rag_runner (assembly, system_section, error);
 }
 
 /**
