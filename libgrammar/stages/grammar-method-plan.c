@@ -45,17 +45,38 @@ add_step (Run        *run,
   g_ptr_array_add (run->steps, step);
 }
 
-/* A run of @self with its stages in order; no manifest nor lock yet. */
+/* The indices in @styles (the run's) of the two styles the report
+ * compares; @b is G_MAXUINT when the run has one style. Only valid once
+ * check_styles() passed. */
+void
+grammar_method_compared_styles (GrammarMethod      *self,
+                                const char * const *styles,
+                                guint              *a,
+                                guint              *b)
+{
+  *a = 0;
+  *b = styles[1] != NULL ? 1 : G_MAXUINT;
+  for (guint i = 0; self->compare != NULL && styles[i] != NULL; i++)
+    {
+      if (g_str_equal (styles[i], self->compare[0]))
+        *a = i;
+      else if (self->compare[1] != NULL && g_str_equal (styles[i], self->compare[1]))
+        *b = i;
+    }
+}
+
+/* A run of @self making @styles (grammar_method_get_styles()) with its
+ * stages in order; no manifest nor lock yet. */
 Run *
-grammar_method_run_new (GrammarMethod *self)
+grammar_method_run_new (GrammarMethod      *self,
+                        const char * const *styles)
 {
   Run *run = g_new0 (Run, 1);
-  const char * const *styles = grammar_method_get_styles (self);
   guint a, b;
 
   run->self = self;
   run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
-  grammar_method_compared_styles (self, &a, &b);
+  grammar_method_compared_styles (self, styles, &a, &b);
   run->compared = g_strdup_printf ("%s;%s", styles[a], b != G_MAXUINT ? styles[b] : "");
 
   add_step (run, STEP_SQL_TEMPLATES, NULL, "sql-templates.json");
@@ -190,33 +211,17 @@ describe_step (GrammarMethod *self,
                             self->outdir);
 }
 
-/**
- * grammar_method_describe_plan:
- * @self: a #GrammarMethod
- * @error: return location for a #GError
- *
- * What a run would do, for people, without running nor writing anything:
- * each stage in order with its file, the components and plugins it
- * builds, the files it reads, and whether it would run or its file is
- * done and kept (from the manifest of the output folder, as
- * grammar_method_run_async() decides it). Call grammar_method_check()
- * first, so that the plugins are known.
- *
- * Returns: (transfer full) (nullable): the plan, one line or more per
- *   stage, or %NULL with @error set when the manifest cannot be read
- */
+/* The text of grammar_method_describe_plan() for a run of @self making
+ * @styles. */
 char *
-grammar_method_describe_plan (GrammarMethod  *self,
-                              GError        **error)
+grammar_method_describe_run (GrammarMethod       *self,
+                             const char * const  *styles,
+                             GError             **error)
 {
   Run *run;
   GString *text;
 
-  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
-  /* the file checksums are the running run's */
-  g_return_val_if_fail (!self->running, NULL);
-
-  run = grammar_method_run_new (self);
+  run = grammar_method_run_new (self, styles);
   run->manifest = grammar_manifest_load (self->outdir, error);
   if (run->manifest == NULL)
     {

@@ -127,13 +127,15 @@ void grammar_method_work_free (Work *work);
 G_GNUC_INTERNAL
 void grammar_method_emit_progress (GrammarMethod *self, const char *stage, guint64 done, guint64 total);
 G_GNUC_INTERNAL
-void grammar_method_compared_styles (GrammarMethod *self, guint *a, guint *b);
+void grammar_method_compared_styles (GrammarMethod *self, const char * const *styles, guint *a, guint *b);
 G_GNUC_INTERNAL
-Run *grammar_method_run_new (GrammarMethod *self);
+Run *grammar_method_run_new (GrammarMethod *self, const char * const *styles);
 G_GNUC_INTERNAL
 void grammar_method_run_free (Run *run);
 G_GNUC_INTERNAL
 const char *grammar_method_decide (Run *run, Step *step);
+G_GNUC_INTERNAL
+char *grammar_method_describe_run (GrammarMethod *self, const char * const *styles, GError **error);
 G_GNUC_INTERNAL
 void grammar_method_run_work_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable);
 

@@ -262,7 +262,7 @@ make_report (Work          *work,
   g_autoptr (JsonNode) full = NULL;
   guint a, b;
 
-  grammar_method_compared_styles (self, &a, &b);
+  grammar_method_compared_styles (self, styles, &a, &b);
   for (guint i = 0; i < n; i++)
     judged[i] = grammar_method_find_step (work->run, STEP_JUDGE, styles[i])->path;
   /* the reliability of the metrics, over the styles the report compares */

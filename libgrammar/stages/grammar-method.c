@@ -557,27 +557,6 @@ grammar_method_set_compare (GrammarMethod      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE]);
 }
 
-/* The indices in the styles of the two styles the report compares; @b is
- * G_MAXUINT when the run has one style. Only valid once check_styles()
- * passed. */
-void
-grammar_method_compared_styles (GrammarMethod *self,
-                                guint         *a,
-                                guint         *b)
-{
-  const char * const *styles = grammar_method_get_styles (self);
-
-  *a = 0;
-  *b = styles[1] != NULL ? 1 : G_MAXUINT;
-  for (guint i = 0; self->compare != NULL && styles[i] != NULL; i++)
-    {
-      if (g_str_equal (styles[i], self->compare[0]))
-        *a = i;
-      else if (self->compare[1] != NULL && g_str_equal (styles[i], self->compare[1]))
-        *b = i;
-    }
-}
-
 /**
  * grammar_method_get_per_template:
  * @self: a #GrammarMethod
@@ -1134,6 +1113,32 @@ grammar_method_check (GrammarMethod  *self,
                                      error);
 }
 
+/**
+ * grammar_method_describe_plan:
+ * @self: a #GrammarMethod
+ * @error: return location for a #GError
+ *
+ * What a run would do, for people, without running nor writing anything:
+ * each stage in order with its file, the components and plugins it
+ * builds, the files it reads, and whether it would run or its file is
+ * done and kept (from the manifest of the output folder, as
+ * grammar_method_run_async() decides it). Call grammar_method_check()
+ * first, so that the plugins are known.
+ *
+ * Returns: (transfer full) (nullable): the plan, one line or more per
+ *   stage, or %NULL with @error set when the manifest cannot be read
+ */
+char *
+grammar_method_describe_plan (GrammarMethod  *self,
+                              GError        **error)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+  /* the file checksums are the running run's */
+  g_return_val_if_fail (!self->running, NULL);
+
+  return grammar_method_describe_run (self, grammar_method_get_styles (self), error);
+}
+
 /* Everything the generation stages build, built before the first stage
  * runs: what only the database tells (a [documents] template naming a
  * column it lacks) is reported before any stage has written. */
@@ -1223,7 +1228,7 @@ grammar_method_run_async (GrammarMethod       *self,
       return;
     }
 
-  run = grammar_method_run_new (self);
+  run = grammar_method_run_new (self, grammar_method_get_styles (self));
   g_task_set_task_data (task, run, (GDestroyNotify) grammar_method_run_free);
   /* One run per folder: two would write every stage's file twice. */
   run->lock = grammar_file_lock (self->outdir, &error);
