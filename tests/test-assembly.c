@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string.h>
+
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
@@ -210,6 +212,32 @@ test_joins (void)
     }
 }
 
+/* A misspelt stage section is told, not left unread: [metric] for
+ * [metrics] would run no metric at all. A section that another names,
+ * or whose own problem is told already, is not told again. */
+static void
+test_stray_sections (void)
+{
+  g_autofree char *a = g_strconcat (good_ini, "[metric]\nmetrics=spread\n[Judge]\nlimit=3\n", NULL);
+  g_autofree char *text = replace (a, "retriever=kb_search", "retriever=unplugged");
+  g_autofree char *with_section = g_strconcat (text, "[unplugged]\ntop-k=2\n", NULL);
+  g_autoptr (GrammarAssembly) assembly = assembly_for (with_section);
+  g_autoptr (GrammarAssembly) good = assembly_for (good_ini);
+  g_auto (GStrv) problems = NULL;
+  g_autofree char *all = NULL;
+
+  g_assert_true (grammar_assembly_check (good, NULL));
+  g_assert_false (grammar_assembly_check (assembly, NULL));
+  problems = grammar_assembly_dup_problems (assembly);
+  all = g_strjoinv ("\n", problems);
+  g_test_message ("%s", all);
+  grammar_test_assert_contains (all, "<keyfile>: [metric]: nothing reads this section");
+  grammar_test_assert_contains (all, "<keyfile>: [Judge]: nothing reads this section");
+  grammar_test_assert_contains (all, "<keyfile>: [unplugged] plugin: missing");
+  g_assert_null (strstr (all, "[unplugged]: nothing reads"));
+  g_assert_null (strstr (all, "[kb_search]: nothing reads"));
+}
+
 /* The whole run: styles, compare, [run] keys, the output folder. */
 static void
 test_run_options (void)
@@ -277,6 +305,7 @@ main (int    argc,
   g_test_add_func ("/assembly/problems", test_problems);
   g_test_add_func ("/assembly/corpus", test_corpus);
   g_test_add_func ("/assembly/joins", test_joins);
+  g_test_add_func ("/assembly/stray-sections", test_stray_sections);
   g_test_add_func ("/assembly/run-options", test_run_options);
   g_test_add_func ("/assembly/cheap", test_cheap);
   status = g_test_run ();

@@ -490,17 +490,31 @@ check_metrics (GrammarAssembly *self)
 }
 
 /* The sections with a plugin that no role reaches: their plugin must
- * exist and their keys be right all the same. */
+ * exist and their keys be right all the same. A section without a plugin
+ * is read only in one of the stage roles; any other is a misspelt one
+ * ([metric] for [metrics]) whose keys would be left unread. */
 static void
 check_other_sections (GrammarAssembly *self)
 {
+  static const char * const stage_sections[] = {
+    SECTION_DOCUMENTS, SECTION_JUDGE, SECTION_METRICS, SECTION_RUN, NULL
+  };
   GKeyFile *key_file = grammar_config_get_key_file (self->config);
   g_auto (GStrv) groups = g_key_file_get_groups (key_file, NULL);
 
   for (guint g = 0; groups[g] != NULL; g++)
-    if (g_key_file_has_key (key_file, groups[g], "plugin", NULL) &&
-        grammar_config_check_lookup (self->check, groups[g]) == NULL)
-      grammar_config_check_section (self->config, groups[g], G_TYPE_OBJECT, self->check);
+    {
+      if (grammar_config_check_lookup (self->check, groups[g]) != NULL ||
+          g_hash_table_contains (self->check->failed, groups[g]))
+        continue;  /* read, or its problem told */
+      if (g_key_file_has_key (key_file, groups[g], "plugin", NULL))
+        grammar_config_check_section (self->config, groups[g], G_TYPE_OBJECT, self->check);
+      else if (!g_strv_contains (stage_sections, groups[g]))
+        add_problem (self, groups[g], NULL,
+                     "nothing reads this section: a section without plugin= is one of [%s], [%s], [%s] "
+                     "or [%s], and one with plugin= is a component that another section names",
+                     SECTION_DOCUMENTS, SECTION_JUDGE, SECTION_METRICS, SECTION_RUN);
+    }
 }
 
 static void
