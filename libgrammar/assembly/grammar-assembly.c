@@ -91,24 +91,6 @@ static const struct
 
 #define DEFAULT_MATCHER "contains"
 
-/* Object properties a plugin cannot do without (its GInitable refuses to
- * start), and the keyfile's fix. The keypoints metric takes [matcher] and
- * [database] by default (grammar_param_spec_set_default_section()). */
-static const struct
-{
-  const char *plugin;
-  const char *property;
-  const char *fix;
-} required_links[] = {
-  { "llm-judge", "llm", "name the section of a language model, such as llm=judge-llm" },
-  { "ragas-faithfulness", "llm", "name the section of a language model, such as llm=judge-llm" },
-  { "selfcheck", "llm", "name the section of a language model, such as llm=judge-llm" },
-  { "rageval-keypoints", "matcher", "verdicts=grounded needs a matcher: add a [matcher] section (such as "
-                                    "plugin=contains) or matcher=SECTION" },
-  { "rageval-keypoints", "database", "verdicts=grounded needs the database the dataset was made from: add a "
-                                     "[database] section or database=SECTION" },
-};
-
 /* The metrics that compare a response with the system's stochastic
  * samples (their check_record() refuses a record without them). */
 static const char * const sample_metrics[] = { "selfcheck", "selfcheck-ngram", NULL };
@@ -347,39 +329,62 @@ plugin_of (GrammarAssembly *self,
   return info != NULL ? grammar_plugin_info_get_name (info) : NULL;
 }
 
-/* Whether @section gives the component @property: by its key, or by the
- * section the property takes by default when the keyfile has it. */
-static gboolean
-section_gives (GrammarAssembly *self,
-               const char      *section,
-               const char      *property)
+/* The sections @section's plugin falls back on (grammar_param_spec_set_default_section())
+ * for the object properties its keys leave unset, those of them the keyfile has. */
+static GPtrArray *
+default_sections (GrammarAssembly *self,
+                  const char      *section,
+                  GPtrArray      **missing)
 {
   GKeyFile *key_file = grammar_config_get_key_file (self->config);
   GrammarPluginInfo *info = grammar_config_check_lookup (self->check, section);
+  GPtrArray *taken = g_ptr_array_new ();
   g_autoptr (GTypeClass) klass = NULL;
-  GParamSpec *pspec;
-  const char *wanted;
+  g_autofree GParamSpec **pspecs = NULL;
+  guint n_pspecs;
 
-  if (g_key_file_has_key (key_file, section, property, NULL))
-    return TRUE;
+  if (missing != NULL)
+    *missing = g_ptr_array_new ();
+  if (info == NULL)
+    return taken;
   klass = g_type_class_ref (grammar_plugin_info_get_gtype (info));
-  pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), property);
-  wanted = pspec != NULL ? grammar_param_spec_get_default_section (pspec) : NULL;
-  return wanted != NULL && g_key_file_has_group (key_file, wanted);
+  pspecs = g_object_class_list_properties (G_OBJECT_CLASS (klass), &n_pspecs);
+  for (guint i = 0; i < n_pspecs; i++)
+    {
+      const char *fallback = grammar_param_spec_get_default_section (pspecs[i]);
+
+      if (g_key_file_has_key (key_file, section, pspecs[i]->name, NULL))
+        continue;
+      if (fallback != NULL && g_key_file_has_group (key_file, fallback))
+        g_ptr_array_add (taken, (gpointer) fallback);
+      else if (missing != NULL && grammar_param_spec_get_required (pspecs[i]) != NULL)
+        g_ptr_array_add (*missing, pspecs[i]);
+    }
+  return taken;
 }
 
+/* The object properties a plugin cannot do without
+ * (grammar_param_spec_set_required()) that its section leaves unset,
+ * with no default section to fall back on. */
 static void
 check_required_links (GrammarAssembly *self)
 {
   GHashTableIter iter;
-  gpointer section, info;
+  gpointer section;
 
   g_hash_table_iter_init (&iter, self->check->plugins);
-  while (g_hash_table_iter_next (&iter, &section, &info))
-    for (guint i = 0; i < G_N_ELEMENTS (required_links); i++)
-      if (g_str_equal (grammar_plugin_info_get_name (info), required_links[i].plugin) &&
-          !section_gives (self, section, required_links[i].property))
-        add_problem (self, section, required_links[i].property, "missing: %s", required_links[i].fix);
+  while (g_hash_table_iter_next (&iter, &section, NULL))
+    {
+      g_autoptr (GPtrArray) missing = NULL;
+      g_autoptr (GPtrArray) taken = default_sections (self, section, &missing);
+
+      for (guint i = 0; i < missing->len; i++)
+        {
+          GParamSpec *pspec = g_ptr_array_index (missing, i);
+
+          add_problem (self, section, pspec->name, "missing: %s", grammar_param_spec_get_required (pspec));
+        }
+    }
 }
 
 /* The metrics that compare with samples need a system that draws them. */
@@ -798,10 +803,13 @@ collect_components (GrammarAssembly *self,
           collect_components (self, items[i], seen);
     }
   /* the sections its plugin takes by default */
-  for (guint i = 0; self->check != NULL && i < G_N_ELEMENTS (required_links); i++)
-    if (g_strcmp0 (plugin_of (self, section), required_links[i].plugin) == 0 &&
-        !g_key_file_has_key (key_file, section, required_links[i].property, NULL))
-      collect_components (self, required_links[i].property, seen);
+  if (self->check != NULL)
+    {
+      g_autoptr (GPtrArray) taken = default_sections (self, section, NULL);
+
+      for (guint i = 0; i < taken->len; i++)
+        collect_components (self, g_ptr_array_index (taken, i), seen);
+    }
 }
 
 /**

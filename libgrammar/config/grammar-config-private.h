@@ -108,6 +108,8 @@ GrammarPluginInfo  *grammar_config_check_lookup  (GrammarConfigCheck *check,
 
 G_GNUC_INTERNAL
 const char         *grammar_param_spec_get_default_section (GParamSpec *pspec);
+G_GNUC_INTERNAL
+const char         *grammar_param_spec_get_required        (GParamSpec *pspec);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GrammarConfigCheck, grammar_config_check_free)
 

@@ -764,6 +764,39 @@ grammar_param_spec_set_default_section (GParamSpec *pspec,
   g_param_spec_set_qdata (pspec, default_section_quark (), (gpointer) section);
 }
 
+static GQuark
+required_quark (void)
+{
+  return g_quark_from_static_string ("grammar-config-required");
+}
+
+/**
+ * grammar_param_spec_set_required:
+ * @pspec: the #GParamSpec of an object property that a keyfile key sets
+ *   to a section
+ * @fix: what the keyfile must give, such as `name the section of a
+ *   language model, such as llm=judge-llm`; kept, not copied (a static
+ *   string)
+ *
+ * Marks a property the component cannot do without (its #GInitable
+ * refuses to start without it). The check of a keyfile
+ * (grammar_assembly_check()) then tells `FILE: [SECTION] KEY: missing:
+ * FIX` for a section that neither sets the key nor has the section of
+ * grammar_param_spec_set_default_section() to fall back on, before
+ * anything is built. Call it in `class_init`.
+ */
+void
+grammar_param_spec_set_required (GParamSpec *pspec,
+                                 const char *fix)
+{
+  g_return_if_fail (G_IS_PARAM_SPEC (pspec));
+  g_return_if_fail (g_type_is_a (pspec->value_type, G_TYPE_OBJECT) ||
+                    G_TYPE_IS_INTERFACE (pspec->value_type));
+  g_return_if_fail (fix != NULL);
+
+  g_param_spec_set_qdata (pspec, required_quark (), (gpointer) fix);
+}
+
 typedef struct
 {
   const char *old_value;
@@ -1396,4 +1429,11 @@ const char *
 grammar_param_spec_get_default_section (GParamSpec *pspec)
 {
   return g_param_spec_get_qdata (pspec, default_section_quark ());
+}
+
+/* The fix of grammar_param_spec_set_required(), or NULL. */
+const char *
+grammar_param_spec_get_required (GParamSpec *pspec)
+{
+  return g_param_spec_get_qdata (pspec, required_quark ());
 }

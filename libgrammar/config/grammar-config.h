@@ -103,6 +103,9 @@ GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_param_spec_set_default_section (GParamSpec *pspec,
                                                        const char *section);
 GRAMMAR_AVAILABLE_IN_ALL
+void           grammar_param_spec_set_required (GParamSpec *pspec,
+                                                const char *fix);
+GRAMMAR_AVAILABLE_IN_ALL
 void           grammar_param_spec_set_value_hint (GParamSpec *pspec,
                                                   const char *hint);
 GRAMMAR_AVAILABLE_IN_ALL

@@ -398,6 +398,8 @@ grammar_llm_judge_matcher_class_init (GrammarLlmJudgeMatcherClass *klass)
   properties[PROP_LLM] =
     g_param_spec_object ("llm", NULL, "The section of the language model that judges (required)",
                          GRAMMAR_TYPE_LLM, flags);
+  grammar_param_spec_set_required (properties[PROP_LLM],
+                                   "name the section of a language model, such as llm=judge-llm");
   properties[PROP_PROMPT] =
     g_param_spec_string ("prompt", NULL,
                          "The judge's prompt; {query}, {true_answer} and {given_response} are filled in "

@@ -157,6 +157,8 @@ grammar_llm_metric_class_install_properties (GrammarLlmMetricClass *klass,
   klass->variants[0] = first_variant;
   klass->variants[1] = second_variant;
   properties[PROP_LLM] = g_param_spec_object ("llm", NULL, llm_blurb, GRAMMAR_TYPE_LLM, flags);
+  grammar_param_spec_set_required (properties[PROP_LLM],
+                                   "name the section of a language model, such as llm=judge-llm");
   properties[PROP_VARIANT] = g_param_spec_string ("variant", NULL, variant_blurb, first_variant, flags);
   properties[PROP_MAX_ATTEMPTS] =
     g_param_spec_uint ("max-attempts", NULL, "Requests per prompt while the reply cannot be read", 1, 10, 2,

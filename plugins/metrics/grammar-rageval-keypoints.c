@@ -77,6 +77,14 @@ static GParamSpec *properties[N_PROPS];
 static void grammar_rageval_keypoints_metric_iface_init (GrammarMetricInterface *iface);
 static void grammar_rageval_keypoints_initable_iface_init (GInitableIface *iface);
 
+/* What verdicts=grounded cannot do without: told by the check of the
+ * keyfile (grammar_param_spec_set_required()) and by init. */
+static const char needs_matcher[] =
+  "verdicts=grounded needs a matcher: add a [matcher] section (such as plugin=contains) or matcher=SECTION";
+static const char needs_database[] =
+  "verdicts=grounded needs the database the dataset was made from, for the values a response may state "
+  "instead: add a [database] section or database=SECTION";
+
 G_DEFINE_DYNAMIC_TYPE_EXTENDED (GrammarRagevalKeypoints, grammar_rageval_keypoints, G_TYPE_OBJECT,
                                 G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (GRAMMAR_TYPE_METRIC,
@@ -327,11 +335,9 @@ grammar_rageval_keypoints_initable_init (GInitable     *initable,
     problem = "source=llm and verdicts=llm (RAGEval's prompts) are not implemented in this release: use "
               "source=answer and verdicts=grounded";
   else if (self->matcher == NULL)
-    problem = "verdicts=grounded needs a matcher: add a [matcher] section (e.g. plugin=contains) or "
-              "matcher=SECTION";
+    problem = needs_matcher;
   else if (self->database == NULL)
-    problem = "verdicts=grounded needs the database the dataset was made from, for the values a response may "
-              "state instead: add a [database] section or database=SECTION";
+    problem = needs_database;
   if (problem != NULL)
     g_set_error_literal (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, problem);
   return problem == NULL;
@@ -415,12 +421,14 @@ grammar_rageval_keypoints_class_init (GrammarRagevalKeypointsClass *klass)
     g_param_spec_object ("matcher", NULL, "The matcher that finds a value in a response (default: [matcher])",
                          GRAMMAR_TYPE_MATCHER, flags);
   grammar_param_spec_set_default_section (properties[PROP_MATCHER], "matcher");
+  grammar_param_spec_set_required (properties[PROP_MATCHER], needs_matcher);
   properties[PROP_DATABASE] =
     g_param_spec_object ("database", NULL,
                          "The database of the dataset, for the values a response may state instead "
                          "(default: [database])",
                          GRAMMAR_TYPE_DATABASE, flags);
   grammar_param_spec_set_default_section (properties[PROP_DATABASE], "database");
+  grammar_param_spec_set_required (properties[PROP_DATABASE], needs_database);
   properties[PROP_THRESHOLD] =
     g_param_spec_double ("threshold", NULL, "A response passes from this completeness on", 0.0, 1.0, 1.0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
