@@ -186,12 +186,14 @@ start_method (GObject             *method,
   grammar_method_run_async (GRAMMAR_METHOD (method), cancellable, callback, user_data);
 }
 
-/* The method the options describe, checked before anything runs: NULL
- * with every problem printed, and @status 2, when there is one. */
+/* The method the options describe. With @check, checked at once: NULL
+ * with every problem printed, and @status 2, when there is one
+ * (grammar_method_run_async() makes that check itself, first). */
 static GrammarMethod *
-make_checked_method (const char *command,
-                     Options    *options,
-                     int        *status)
+make_method (const char *command,
+             Options    *options,
+             gboolean    check,
+             int        *status)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GrammarConfig) config = NULL;
@@ -211,7 +213,7 @@ make_checked_method (const char *command,
       method = g_object_new (GRAMMAR_TYPE_METHOD, "config", config, NULL);
     }
   apply_options (method, options);
-  if (!grammar_method_check (method, &error))
+  if (check && !grammar_method_check (method, &error))
     {
       *status = grammar_cli_report (command, error);
       return NULL;
@@ -272,7 +274,7 @@ grammar_cli_check (int    argc,
     return status;
   if (!check_usage (&options, argc))
     return GRAMMAR_EXIT_USAGE;
-  method = make_checked_method ("check", &options, &status);
+  method = make_method ("check", &options, TRUE, &status);
   if (method == NULL)
     return status;
   plan = grammar_method_describe_plan (method, &error);
@@ -324,8 +326,9 @@ grammar_cli_run (int    argc,
   if (!check_usage (&options, argc))
     return GRAMMAR_EXIT_USAGE;
 
-  /* every problem of the keyfile before any stage runs */
-  method = make_checked_method ("run", &options, &status);
+  /* every problem of the keyfile is told before any stage runs, by the
+   * check grammar_method_run_async() makes first */
+  method = make_method ("run", &options, FALSE, &status);
   if (method == NULL)
     return status;
 
