@@ -648,6 +648,12 @@ service_reply (const char *path,
     return (Reply) { 200, JSON, "{\"answer\": \"x\"}" };
   if (g_str_equal (path, "/bad-item"))
     return (Reply) { 200, JSON, "{\"answer\": \"x\", \"retrieved\": [\"d1\", {\"text\": \"no id\"}]}" };
+  if (g_str_equal (path, "/nested-item"))   /* the reply of issue 26: the item lies past the excerpt */
+    return (Reply) { 200, JSON, "{\"data\": {\"answer\": \"Margit Kovács leads the Finance team in Budapest since "
+                                "2019, according to the staff directory and the 2023 annual report, which both "
+                                "list her as head of the department and as the contact for budget questions.\", "
+                                "\"sources\": [{\"doc_id\": \"HR-Policy v2.pdf#3\", \"snippet\": \"Finance: "
+                                "M. Kovács\", \"relevance\": 0.82}]}}" };
   if (g_str_equal (path, "/doc"))
     return (Reply) { 200, JSON, rfc6901_doc };
   if (g_str_equal (path, "/blank"))   /* json-glib reads it as no document (tests/fuzz) */
@@ -1222,9 +1228,34 @@ test_http_bad_replies (void)
   assert_contains (missing, "answer-pointer “/answer” matches nothing in the reply “{\"result\": \"x\"}”");
   assert_contains (object, "answer-pointer “/answer” is an object, not a string");
   assert_contains (no_retrieved, "retrieved-pointer “/retrieved” matches nothing (set retrieved-pointer= empty");
-  assert_contains (bad_item, "retrieved item 1: retrieved-id-pointer “/id” matches nothing");
+  assert_contains (bad_item, "retrieved item 1: retrieved-id-pointer “/id” matches nothing: the item has the key “text”");
+  assert_contains (missing, "matches nothing in the reply “{\"result\": \"x\"}”: the reply has the key “result”");
+  assert_contains (no_retrieved, "not report its documents): the reply has the key “answer”");
   /* White space only: an error like an empty reply, not a critical (found by tests/fuzz/fuzz-http-system) */
   assert_contains (blank, "the reply is not JSON (empty)");
+}
+
+/* A pointer that misses shows the keys where it stopped, even when the
+ * failing item lies past the start of the reply that is quoted. */
+static void
+test_http_pointer_miss_shows_keys (void)
+{
+  g_autofree char *item = http_error ("/nested-item", "system.answer-pointer", "/data/answer",
+                                      "system.retrieved-pointer", "/data/sources", NULL);
+  g_autofree char *answer = http_error ("/nested-item", "system.answer-pointer", "/data/reply", NULL);
+  g_autofree char *deep = http_error ("/nested-item", "system.answer-pointer", "/data/answer",
+                                      "system.retrieved-pointer", "/data/sources/4", NULL);
+  g_autofree char *wrong_kind = http_error ("/nested-item", "system.answer-pointer", "/data/answer",
+                                            "system.retrieved-pointer", "/data/sources",
+                                            "system.retrieved-id-pointer", "/relevance/x", NULL);
+
+  assert_contains (item, "retrieved item 0: retrieved-id-pointer “/id” matches nothing: the item has the keys "
+                         "“doc_id”, “snippet”, “relevance”");
+  g_assert_null (strstr (item, "Margit"));
+  assert_contains (answer, "answer-pointer “/data/reply” matches nothing in the reply");
+  assert_contains (answer, "“/data” in the reply has the keys “answer”, “sources”");
+  assert_contains (deep, "“/data/sources” in the reply is an array of 1 item");
+  assert_contains (wrong_kind, "“/relevance” in the item is a number");
 }
 
 /* An attempt that takes longer than timeout is abandoned. */
@@ -1440,6 +1471,7 @@ main (int    argc,
   g_test_add_func ("/http/retry", test_http_retry);
   g_test_add_func ("/http/unauthorized", test_http_unauthorized);
   g_test_add_func ("/http/bad-replies", test_http_bad_replies);
+  g_test_add_func ("/http/pointer-miss-shows-keys", test_http_pointer_miss_shows_keys);
   g_test_add_func ("/http/timeout", test_http_timeout);
   g_test_add_func ("/http/cancel", test_http_cancel);
   g_test_add_func ("/http/cancel-backoff", test_http_cancel_backoff);

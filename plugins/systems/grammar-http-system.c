@@ -224,11 +224,20 @@ parse_item (GrammarHttpSystem  *self,
     return grammar_hit_new (json_node_get_string (item), 0.0, NULL);
 
   id_node = grammar_json_pointer_resolve (item, self->retrieved_id_pointer);
-  if (id_node == NULL || !scalar_to_text (id_node, &id) || id == NULL)
+  if (id_node == NULL)
+    {
+      g_autofree char *place = grammar_json_pointer_describe_miss (item, self->retrieved_id_pointer, "the item");
+
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                   "retrieved item %u: retrieved-id-pointer “%s” matches nothing: %s", index,
+                   self->retrieved_id_pointer, place);
+      return NULL;
+    }
+  if (!scalar_to_text (id_node, &id) || id == NULL)
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
-                   "retrieved item %u: retrieved-id-pointer “%s” %s", index, self->retrieved_id_pointer,
-                   id_node == NULL ? "matches nothing" : "is not a string or a number");
+                   "retrieved item %u: retrieved-id-pointer “%s” is %s, not a string or a number", index,
+                   self->retrieved_id_pointer, node_kind (id_node));
       return NULL;
     }
   text_node = is_set (self->retrieved_text_pointer)
@@ -271,9 +280,11 @@ parse_retrieved (GrammarHttpSystem  *self,
   node = grammar_json_pointer_resolve (root, self->retrieved_pointer);
   if (node == NULL)
     {
+      g_autofree char *place = grammar_json_pointer_describe_miss (root, self->retrieved_pointer, "the reply");
+
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                    "retrieved-pointer “%s” matches nothing (set retrieved-pointer= empty if the service does "
-                   "not report its documents)", self->retrieved_pointer);
+                   "not report its documents): %s", self->retrieved_pointer, place);
       return NULL;
     }
   if (JSON_NODE_HOLDS_NULL (node))
@@ -326,20 +337,27 @@ parse_answer (GrammarHttpSystem  *self,
     }
   root = json_parser_get_root (parser);
   node = grammar_json_pointer_resolve (root, self->answer_pointer);
-  if (node == NULL || !scalar_to_text (node, &text))
+  if (node == NULL)
+    {
+      g_autofree char *place = grammar_json_pointer_describe_miss (root, self->answer_pointer, "the reply");
+
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: answer-pointer “%s” matches nothing in the reply "
+                   "%s: %s", self->shown_url, self->answer_pointer, start, place);
+      return NULL;
+    }
+  if (!scalar_to_text (node, &text))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: answer-pointer “%s” %s in the reply %s",
                    self->shown_url, self->answer_pointer,
-                   node == NULL ? "matches nothing" : JSON_NODE_HOLDS_OBJECT (node) ? "is an object, not a string"
-                                                                                      : "is an array, not a string",
-                   start);
+                   JSON_NODE_HOLDS_OBJECT (node) ? "is an object, not a string" : "is an array, not a string", start);
       return NULL;
     }
+  /* A retrieved error describes its own place (the keys of the item
+   * that failed): the start of the reply would cut before it. */
   hits = parse_retrieved (self, root, &local_error);
   if (hits == NULL)
     {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s in the reply %s", self->shown_url,
-                   local_error->message, start);
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", self->shown_url, local_error->message);
       return NULL;
     }
   return grammar_answer_new (text != NULL ? text : "", hits);

@@ -137,3 +137,98 @@ grammar_json_pointer_resolve (JsonNode   *root,
     }
   return node;
 }
+
+#define MAX_KEYS_SHOWN 12
+
+static const char *
+kind_of (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return "an object";
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return "an array";
+  if (JSON_NODE_HOLDS_NULL (node))
+    return "null";
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING: return "a string";
+    case G_TYPE_BOOLEAN: return "a boolean";
+    default: return "a number";
+    }
+}
+
+/*
+ * grammar_json_pointer_describe_miss:
+ * @root: the document
+ * @pointer: a JSON pointer that grammar_json_pointer_check() accepts and
+ *   that matches nothing in @root
+ * @root_name: what @root is called in the message, such as "the item"
+ *
+ * Says where @pointer stops matching, so that a user can mend it: the
+ * keys of the last object it reached (“the item has the keys “doc_id”,
+ * “snippet””), the length of the last array, or the kind of the last
+ * value.
+ *
+ * Returns: (transfer full): the description
+ */
+char *
+grammar_json_pointer_describe_miss (JsonNode   *root,
+                                    const char *pointer,
+                                    const char *root_name)
+{
+  JsonNode *node = root;
+  const char *p = pointer;
+  g_autofree char *reached = NULL;   /* the pointer to node */
+  g_autofree char *where = NULL;
+
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (pointer != NULL, NULL);
+
+  reached = g_strdup ("");
+  while (*p == '/')
+    {
+      const char *start = p + 1;
+      const char *end = strchr (start, '/');
+      g_autofree char *token = NULL;
+      JsonNode *next;
+
+      if (end == NULL)
+        end = start + strlen (start);
+      token = unescape_token (start, end);
+      next = step (node, token);
+      if (next == NULL)
+        break;
+      node = next;
+      g_free (reached);
+      reached = g_strndup (pointer, (gsize) (end - pointer));
+      p = end;
+    }
+
+  where = reached[0] == '\0' ? g_strdup (root_name) : g_strdup_printf ("“%s” in %s", reached, root_name);
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      g_autoptr (GList) members = json_object_get_members (object);
+      GString *text = g_string_new (where);
+      guint shown = 0;
+
+      if (members == NULL)
+        {
+          g_string_append (text, " is an empty object");
+          return g_string_free (text, FALSE);
+        }
+      g_string_append (text, members->next == NULL ? " has the key " : " has the keys ");
+      for (GList *l = members; l != NULL && shown < MAX_KEYS_SHOWN; l = l->next, shown++)
+        g_string_append_printf (text, "%s“%s”", shown > 0 ? ", " : "", (const char *) l->data);
+      if (g_list_length (members) > MAX_KEYS_SHOWN)
+        g_string_append_printf (text, " and %u more", g_list_length (members) - MAX_KEYS_SHOWN);
+      return g_string_free (text, FALSE);
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      guint length = json_array_get_length (json_node_get_array (node));
+
+      return g_strdup_printf ("%s is an array of %u item%s", where, length, length == 1 ? "" : "s");
+    }
+  return g_strdup_printf ("%s is %s", where, kind_of (node));
+}

@@ -12,5 +12,8 @@ gboolean  grammar_json_pointer_check   (const char  *pointer,
                                         GError     **error);
 JsonNode *grammar_json_pointer_resolve (JsonNode    *root,
                                         const char  *pointer);
+char     *grammar_json_pointer_describe_miss (JsonNode   *root,
+                                              const char *pointer,
+                                              const char *root_name);
 
 G_END_DECLS
