@@ -46,5 +46,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     {
       g_autofree char *shown = json_to_string (found, FALSE);
     }
+  else
+    {
+      /* What the error message says when it matches nothing. */
+      g_autofree char *place = grammar_json_pointer_describe_miss (json_parser_get_root (parser), text, "the reply");
+
+      g_assert (place != NULL && g_utf8_validate (place, -1, NULL));
+    }
   return 0;
 }
