@@ -590,6 +590,48 @@ test_reliability_large (void)
   g_assert_cmpfloat_with_epsilon (json_array_get_double_element (interval, 1), area + Z95 * se, 1e-9);
 }
 
+/* A failed query leaves every metric unmeasured: that gives keypoint
+ * figures only to the metric whose other scores have them, and counts
+ * there even when it comes first (the bug was rows of "—" for
+ * faithfulness and selfcheck in the comparison of a user's run). */
+static void
+test_reliability_keypoints_unmeasured (void)
+{
+  const char *judged =
+    "{\"id\":\"q-1\",\"group\":\"g1\",\"style\":\"short\",\"text\":\"q\",\"answer\":[[\"x\"]],\"response\":null,"
+    "\"error\":\"http://127.0.0.1/v1/ask: the reply is not JSON\",\"verdict\":\"unmeasured\"}\n"
+    "{\"id\":\"q-2\",\"group\":\"g2\",\"style\":\"short\",\"text\":\"q\",\"answer\":[[\"x\"]],\"response\":\"x\","
+    "\"verdict\":\"correct\"}\n";
+  const char *assessed =
+    "{\"id\":\"q-1\",\"assessment\":{\"faithfulness-lexical\":{\"plugin\":\"faithfulness-lexical\",\"score\":null,"
+    "\"threshold\":0.5,\"unmeasured\":\"the system gave no response\"},\"keypoints\":{\"plugin\":\"rageval-keypoints\","
+    "\"score\":null,\"threshold\":1,\"unmeasured\":\"the system gave no response\"}}}\n"
+    "{\"id\":\"q-2\",\"assessment\":{\"faithfulness-lexical\":{\"plugin\":\"faithfulness-lexical\",\"score\":1,"
+    "\"threshold\":0.5,\"evidence\":{\"sentences\":[]}},\"keypoints\":{\"plugin\":\"rageval-keypoints\",\"score\":1,"
+    "\"threshold\":1,\"evidence\":{\"completeness\":1,\"hallucination\":0,\"irrelevance\":0}}}}\n";
+  g_autofree char *judged_path = grammar_test_write_file (tmpdir, "failed.judged.jsonl", judged);
+  g_autofree char *assessed_path = grammar_test_write_file (tmpdir, "failed.assessed.jsonl", assessed);
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (GrammarReliability) reliability = grammar_reliability_new ();
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *keypoints;
+
+  evaluation = grammar_evaluation_load (judged_path, NULL, &error);
+  g_assert_no_error (error);
+  grammar_reliability_add_judged (reliability, evaluation);
+  g_assert_true (grammar_reliability_add_assessed (reliability, assessed_path, NULL, &error));
+  g_assert_no_error (error);
+  json = grammar_reliability_keypoints_to_json (reliability, 0.05);
+  g_assert_nonnull (json);
+  keypoints = json_node_get_object (json);
+  g_assert_false (json_object_has_member (keypoints, "faithfulness-lexical"));
+  g_assert_true (json_object_has_member (keypoints, "keypoints"));
+  /* Both records counted, the failed one unmeasured. */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (keypoints, "keypoints"), "records"),
+                   ==, 2);
+}
+
 /* The figures depend on the records, not on the order a concurrent
  * stage wrote them in: the same assessed lines forwards and backwards
  * give the same JSON, mean_score included, to the last bit. */
@@ -661,6 +703,7 @@ main (int    argc,
   g_test_add_func ("/metrics/reliability", test_reliability);
   g_test_add_func ("/metrics/reliability/large", test_reliability_large);
   g_test_add_func ("/metrics/reliability/order", test_reliability_order);
+  g_test_add_func ("/metrics/reliability/keypoints-unmeasured", test_reliability_keypoints_unmeasured);
   g_test_add_func ("/metrics/config-errors", test_config_errors);
   g_test_add_func ("/assess/cli", test_cli);
   g_test_add_func ("/assess/resume-after-kill", test_resume_after_kill);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "grammar-error.h"
 #include "grammar-evaluation-private.h"
@@ -107,6 +108,7 @@ typedef struct
   GArray *observations;     /* Observation */
   GrammarGraded *keypoints; /* NULL until a score has keypoint figures */
   GrammarGraded *sides[2];
+  GPtrArray *unmeasured;    /* Judged (not owned) of the unmeasured scores before keypoints exists */
 } Metric;
 
 static void
@@ -118,6 +120,7 @@ metric_free (Metric *metric)
   grammar_graded_free (metric->keypoints);
   grammar_graded_free (metric->sides[0]);
   grammar_graded_free (metric->sides[1]);
+  g_clear_pointer (&metric->unmeasured, g_ptr_array_unref);
   g_free (metric);
 }
 
@@ -539,13 +542,25 @@ add_keypoints (GrammarReliability *self,
                Judged             *judged)
 {
   double values[G_N_ELEMENTS (keypoint_figures)];
+  double unknown[G_N_ELEMENTS (keypoint_figures)];
 
+  for (guint f = 0; f < G_N_ELEMENTS (keypoint_figures); f++)
+    unknown[f] = NAN;
   if (!keypoint_values (score, values))
     {
       if (grammar_score_is_measured (score))
         return;
-      for (guint f = 0; f < G_N_ELEMENTS (keypoint_figures); f++)
-        values[f] = NAN;
+      /* An unmeasured score says nothing of whether the metric gives
+       * keypoint figures (a failed query leaves every metric unmeasured):
+       * it is counted only once a score of the metric has them. */
+      if (metric->keypoints == NULL)
+        {
+          if (metric->unmeasured == NULL)
+            metric->unmeasured = g_ptr_array_new ();
+          g_ptr_array_add (metric->unmeasured, judged);
+          return;
+        }
+      memcpy (values, unknown, sizeof values);
     }
   if (metric->keypoints == NULL)
     {
@@ -554,6 +569,16 @@ add_keypoints (GrammarReliability *self,
       for (guint i = 0; i < 2; i++)
         metric->sides[i] = grammar_graded_new (keypoint_figures, G_N_ELEMENTS (keypoint_figures), self->seed,
                                                self->resamples);
+      for (guint i = 0; metric->unmeasured != NULL && i < metric->unmeasured->len; i++)
+        {
+          Judged *earlier = g_ptr_array_index (metric->unmeasured, i);
+
+          grammar_graded_add (metric->keypoints, earlier->style, earlier->template_id, earlier->group, earlier->tag,
+                              unknown);
+          grammar_graded_add (metric->sides[earlier->side], earlier->style, earlier->template_id, earlier->group,
+                              earlier->tag, unknown);
+        }
+      g_clear_pointer (&metric->unmeasured, g_ptr_array_unref);
     }
   grammar_graded_add (metric->keypoints, judged->style, judged->template_id, judged->group, judged->tag, values);
   grammar_graded_add (metric->sides[judged->side], judged->style, judged->template_id, judged->group, judged->tag,
