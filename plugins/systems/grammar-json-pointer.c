@@ -137,3 +137,98 @@ grammar_json_pointer_resolve (JsonNode   *root,
     }
   return node;
 }
+
+/* Makes @node hold what @value holds (an array element cannot be
+ * replaced in json-glib, only changed in place). */
+static void
+replace_node (JsonNode *node,
+              JsonNode *value)
+{
+  GValue scalar = G_VALUE_INIT;
+
+  switch (JSON_NODE_TYPE (value))
+    {
+    case JSON_NODE_OBJECT: json_node_init_object (node, json_node_get_object (value)); break;
+    case JSON_NODE_ARRAY: json_node_init_array (node, json_node_get_array (value)); break;
+    case JSON_NODE_NULL: json_node_init_null (node); break;
+    case JSON_NODE_VALUE:
+    default:
+      json_node_get_value (value, &scalar);
+      json_node_init (node, JSON_NODE_VALUE);
+      json_node_set_value (node, &scalar);
+      g_value_unset (&scalar);
+      break;
+    }
+}
+
+/*
+ * grammar_json_pointer_set:
+ * @root: the document, changed
+ * @pointer: a JSON pointer that grammar_json_pointer_check() accepts, not empty
+ * @value: (transfer full): the value to write there
+ * @error: return location for a #GError
+ *
+ * Writes @value where @pointer points in @root: the pointer without its
+ * last token must exist; in an object the member is set (added or
+ * replaced), in an array the element is replaced, or appended when the
+ * last token is "-" or the length of the array.
+ *
+ * Returns: %TRUE when written, else %FALSE with @error set
+ * (%GRAMMAR_CONFIG_ERROR_BAD_VALUE), saying what was missing
+ */
+gboolean
+grammar_json_pointer_set (JsonNode    *root,
+                          const char  *pointer,
+                          JsonNode    *value,
+                          GError     **error)
+{
+  g_autoptr (JsonNode) owned = value;
+  const char *last = strrchr (pointer, '/');
+  g_autofree char *parent_pointer = NULL;
+  g_autofree char *token = NULL;
+  JsonNode *parent;
+  guint index;
+
+  g_return_val_if_fail (root != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (pointer[0] != '/' || last == NULL)
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "“%s” points at the whole document, not at a place in it", pointer);
+      return FALSE;
+    }
+  parent_pointer = g_strndup (pointer, (gsize) (last - pointer));
+  token = unescape_token (last + 1, last + 1 + strlen (last + 1));
+  parent = grammar_json_pointer_resolve (root, parent_pointer);
+  if (parent != NULL && JSON_NODE_HOLDS_OBJECT (parent))
+    {
+      json_object_set_member (json_node_get_object (parent), token, g_steal_pointer (&owned));
+      return TRUE;
+    }
+  if (parent != NULL && JSON_NODE_HOLDS_ARRAY (parent))
+    {
+      JsonArray *array = json_node_get_array (parent);
+      guint length = json_array_get_length (array);
+
+      if (g_str_equal (token, "-") || (parse_index (token, &index) && index == length))
+        {
+          json_array_add_element (array, g_steal_pointer (&owned));
+          return TRUE;
+        }
+      if (parse_index (token, &index) && index < length)
+        {
+          replace_node (json_array_get_element (array, index), value);
+          return TRUE;
+        }
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "“%s”: “%s” is not an index of the array at “%s” (%u element%s)", pointer, token,
+                   parent_pointer, length, length == 1 ? "" : "s");
+      return FALSE;
+    }
+  g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+               parent == NULL ? "“%s”: nothing is at “%s” to write into"
+                              : "“%s”: “%s” is not an object or an array to write into",
+               pointer, parent_pointer);
+  return FALSE;
+}

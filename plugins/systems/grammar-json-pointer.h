@@ -12,5 +12,9 @@ gboolean  grammar_json_pointer_check   (const char  *pointer,
                                         GError     **error);
 JsonNode *grammar_json_pointer_resolve (JsonNode    *root,
                                         const char  *pointer);
+gboolean  grammar_json_pointer_set     (JsonNode    *root,
+                                        const char  *pointer,
+                                        JsonNode    *value,
+                                        GError     **error);
 
 G_END_DECLS
