@@ -398,6 +398,20 @@ merge_members (JsonObject *object,
       json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
 }
 
+/* A node that owns a new empty object or array (json_node_init_object
+ * and json_node_set_array take a reference of their own). */
+static JsonNode *
+empty_node (JsonNodeType type)
+{
+  JsonNode *node = json_node_new (type);
+
+  if (type == JSON_NODE_OBJECT)
+    json_node_take_object (node, json_object_new ());
+  else
+    json_node_take_array (node, json_array_new ());
+  return node;
+}
+
 static JsonNode *build_request (GrammarHttpSystem  *self,
                                  const char         *query,
                                  JsonObject         *params,
@@ -466,7 +480,7 @@ build_request (GrammarHttpSystem  *self,
       if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
         g_clear_pointer (&root, json_node_unref);
       if (root == NULL)
-        root = json_node_init_object (json_node_alloc (), json_object_new ());
+        root = empty_node (JSON_NODE_OBJECT);
       merge_members (json_node_get_object (root), params, "");
       if (!grammar_json_pointer_set (root, self->query_pointer, json_node_init_string (json_node_alloc (), query),
                                      error))
@@ -723,9 +737,7 @@ on_searched (GObject      *source,
     }
   /* the documents as the search gave them (null: none) */
   node = grammar_json_pointer_resolve (root, self->retrieved_pointer);
-  documents = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_copy (node)
-                                                           : json_node_init_array (json_node_alloc (),
-                                                                                   json_array_new ());
+  documents = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_copy (node) : empty_node (JSON_NODE_ARRAY);
   request = build_request (self, query->text, NULL, documents, &error);
   if (request == NULL)
     {
@@ -928,6 +940,7 @@ check_adapters (GrammarHttpSystem  *self,
                        "search-url “%s” is not an http:// or https:// URL", self->search_url);
           return FALSE;
         }
+      g_free (self->shown_search_url);
       self->shown_search_url = g_uri_to_string_partial (uri, G_URI_HIDE_PASSWORD);
       if (!is_set (self->documents_pointer))
         {
@@ -954,7 +967,7 @@ check_adapters (GrammarHttpSystem  *self,
                        "system of its own");
           return FALSE;
         }
-      documents = json_node_init_array (json_node_alloc (), json_array_new ());
+      documents = empty_node (JSON_NODE_ARRAY);
     }
   if (!is_set (self->query_pointer) && documents == NULL)
     return TRUE;

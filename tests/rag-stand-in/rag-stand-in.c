@@ -125,6 +125,7 @@ typedef struct
   GSocket *idle;
   GInputStream *input;
   GCancellable *input_cancellable;
+  gboolean input_pending;
   char input_buffer[256];
 } Server;
 
@@ -938,6 +939,7 @@ input_read (GObject      *source,
   Server *self = data;
   gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, NULL);
 
+  self->input_pending = FALSE;
   if (g_cancellable_is_cancelled (self->input_cancellable))
     return;
   if (n <= 0)
@@ -949,6 +951,7 @@ input_read (GObject      *source,
 static void
 read_input (Server *self)
 {
+  self->input_pending = TRUE;
   g_input_stream_read_async (self->input, self->input_buffer, sizeof self->input_buffer, G_PRIORITY_DEFAULT,
                              self->input_cancellable, input_read, self);
 }
@@ -1080,9 +1083,9 @@ out:
     }
   if (self.soup != NULL)
     soup_server_disconnect (self.soup);
-  /* the cancelled read reports on the next iterations */
-  while (self.input != NULL && g_main_context_iteration (NULL, FALSE))
-    ;
+  /* the cancelled read still reports, and frees its task */
+  while (self.input_pending)
+    g_main_context_iteration (NULL, TRUE);
   g_clear_object (&self.service);
   g_clear_object (&self.soup);
   g_clear_object (&self.idle);
