@@ -138,27 +138,21 @@ grammar_json_pointer_resolve (JsonNode   *root,
   return node;
 }
 
-/* Makes @node hold what @value holds (an array element cannot be
- * replaced in json-glib, only changed in place). */
+/* Replaces the element @index of the array that @parent holds by
+ * @value: json-glib cannot replace an element, so @parent gets a new
+ * array with the other elements (their nodes copied, sharing what they
+ * hold). */
 static void
-replace_node (JsonNode *node,
-              JsonNode *value)
+replace_element (JsonNode *parent,
+                 guint     index,
+                 JsonNode *value)
 {
-  GValue scalar = G_VALUE_INIT;
+  JsonArray *array = json_node_get_array (parent);
+  g_autoptr (JsonArray) replaced = json_array_sized_new (json_array_get_length (array));
 
-  switch (JSON_NODE_TYPE (value))
-    {
-    case JSON_NODE_OBJECT: json_node_init_object (node, json_node_get_object (value)); break;
-    case JSON_NODE_ARRAY: json_node_init_array (node, json_node_get_array (value)); break;
-    case JSON_NODE_NULL: json_node_init_null (node); break;
-    case JSON_NODE_VALUE:
-    default:
-      json_node_get_value (value, &scalar);
-      json_node_init (node, JSON_NODE_VALUE);
-      json_node_set_value (node, &scalar);
-      g_value_unset (&scalar);
-      break;
-    }
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    json_array_add_element (replaced, i == index ? value : json_node_copy (json_array_get_element (array, i)));
+  json_node_set_array (parent, replaced);
 }
 
 /*
@@ -218,7 +212,7 @@ grammar_json_pointer_set (JsonNode    *root,
         }
       if (parse_index (token, &index) && index < length)
         {
-          replace_node (json_array_get_element (array, index), value);
+          replace_element (parent, index, g_steal_pointer (&owned));
           return TRUE;
         }
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
