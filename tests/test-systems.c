@@ -1090,6 +1090,19 @@ test_http_query_pointer (void)
       g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE);
       assert_contains (error->message, refused[i].message);
     }
+
+  /* sample-params that take away the place: the samples' request is tried too */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GrammarSystem) system =
+      http_build ("/sampled", &error, "system.query-pointer", "/messages/0/content",
+                  "system.extra-body", "{\"messages\": [{\"role\": \"user\"}]}", "system.samples", "1",
+                  "system.sample-params", "{\"messages\": []}", NULL);
+
+    g_assert_null (system);
+    assert_contains (error->message, "nothing is at “/messages/0” to write into, in the request extra-body="
+                                     "{\"messages\": [{\"role\": \"user\"}]} with sample-params={\"messages\": []}");
+  }
 }
 
 /* The request (query member, extra body, key, extra header) and the

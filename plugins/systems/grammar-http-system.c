@@ -904,6 +904,7 @@ check_adapters (GrammarHttpSystem  *self,
   g_autoptr (JsonNode) request = NULL;
   g_autoptr (JsonNode) documents = NULL;
   g_autoptr (GError) local_error = NULL;
+  gboolean with_samples;
   const char *scheme;
 
   if (is_set (self->query_pointer) && self->query_member_given && is_set (self->query_member))
@@ -971,12 +972,20 @@ check_adapters (GrammarHttpSystem  *self,
     }
   if (!is_set (self->query_pointer) && documents == NULL)
     return TRUE;
-  request = build_request (self, "", self->sample_extra, documents, &local_error);
+  /* the requests of the answers, and those of the samples (sample-params may replace a member on the way) */
+  request = build_request (self, "", NULL, documents, &local_error);
+  with_samples = request != NULL && self->sample_extra != NULL;
+  if (with_samples)
+    {
+      g_clear_pointer (&request, json_node_unref);
+      request = build_request (self, "", self->sample_extra, documents, &local_error);
+    }
   if (request == NULL)
     {
-      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "%s, in the request %s%s",
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "%s, in the request %s%s%s%s",
                    local_error->message, is_set (self->extra_body) ? "extra-body=" : "",
-                   is_set (self->extra_body) ? self->extra_body : "{} (extra-body is not set)");
+                   is_set (self->extra_body) ? self->extra_body : "{} (extra-body is not set)",
+                   with_samples ? " with sample-params=" : "", with_samples ? self->sample_params : "");
       return FALSE;
     }
   return TRUE;
