@@ -1021,6 +1021,96 @@ test_http_samples (void)
   assert_contains (error->message, "sample-params must be a JSON object");
 }
 
+/* query-pointer: the query written inside a copy of extra-body, fresh
+ * for every request (an appended element does not pile up), with
+ * sample-params at the top; a place that cannot be written is refused
+ * when the system is built. */
+static void
+test_http_query_pointer (void)
+{
+  const struct { const char *extra; const char *pointer; const char *body; } cases[] = {
+    { "{\"model\": \"m\", \"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"}, "
+      "{\"role\": \"user\", \"content\": \"\"}]}", "/messages/1/content",
+      "{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+      "{\"role\":\"user\",\"content\":\"Who leads “Tidewatch”?\"}]}" },
+    { "{\"inputs\": [\"context\"]}", "/inputs/-", "{\"inputs\":[\"context\",\"Who leads “Tidewatch”?\"]}" },
+    { "{\"inputs\": [\"context\"]}", "/inputs/1", "{\"inputs\":[\"context\",\"Who leads “Tidewatch”?\"]}" },
+    { "{\"inputs\": [null, 2]}", "/inputs/0", "{\"inputs\":[\"Who leads “Tidewatch”?\",2]}" },
+    { "{\"input\": {\"query\": \"old\"}, \"config\": {}}", "/input/query",
+      "{\"input\":{\"query\":\"Who leads “Tidewatch”?\"},\"config\":{}}" },
+    { NULL, "/q~1text", "{\"q/text\":\"Who leads “Tidewatch”?\"}" },
+  };
+  const struct { const char *extra; const char *pointer; const char *message; } refused[] = {
+    { "{\"inputs\": [\"context\"]}", "/inputs/3", "query-pointer: “/inputs/3”: “3” is not an index of the array at "
+      "“/inputs” (1 element), in the request extra-body={\"inputs\": [\"context\"]}" },
+    { "{\"inputs\": [\"context\"]}", "/inputs/0/text", "“/inputs/0” is not an object or an array to write into" },
+    { NULL, "/messages/0/content", "nothing is at “/messages/0” to write into, in the request {} (extra-body is "
+      "not set)" },
+    { "{}", "messages", "query-pointer: “messages” is not a JSON pointer" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GrammarSystem) system =
+        http_build ("/sampled", &error, "system.query-pointer", cases[i].pointer,
+                    cases[i].extra != NULL ? "system.extra-body" : NULL, cases[i].extra, NULL);
+
+      g_assert_no_error (error);
+      for (guint round = 0; round < 2; round++)
+        {
+          g_autoptr (GrammarAnswer) answer = grammar_system_answer (system, "Who leads “Tidewatch”?", NULL, &error);
+          g_autofree char *body = NULL;
+
+          g_assert_no_error (error);
+          body = service_last (&service->last_body);
+          g_assert_cmpstr (body, ==, cases[i].body);
+        }
+    }
+
+  /* the samples' requests: sample-params merged at the top */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GrammarSystem) system =
+      http_build ("/sampled", &error, "system.query-pointer", "/input/query", "system.extra-body", "{\"input\": {}}",
+                  "system.samples", "1", "system.sample-params", "{\"temperature\": 1}", NULL);
+    g_autoptr (GrammarAnswer) answer = NULL;
+    g_autofree char *body = NULL;
+
+    g_assert_no_error (error);
+    answer = grammar_system_answer (system, "Who leads Tidewatch?", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (grammar_answer_get_samples (answer)[0], ==, "sampled");
+    body = service_last (&service->last_body);
+    g_assert_cmpstr (body, ==, "{\"input\":{\"query\":\"Who leads Tidewatch?\"},\"temperature\":1}");
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GrammarSystem) system =
+        http_build ("/sampled", &error, "system.query-pointer", refused[i].pointer,
+                    refused[i].extra != NULL ? "system.extra-body" : NULL, refused[i].extra, NULL);
+
+      g_assert_null (system);
+      g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE);
+      assert_contains (error->message, refused[i].message);
+    }
+
+  /* sample-params that take away the place: the samples' request is tried too */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GrammarSystem) system =
+      http_build ("/sampled", &error, "system.query-pointer", "/messages/0/content",
+                  "system.extra-body", "{\"messages\": [{\"role\": \"user\"}]}", "system.samples", "1",
+                  "system.sample-params", "{\"messages\": []}", NULL);
+
+    g_assert_null (system);
+    assert_contains (error->message, "nothing is at “/messages/0” to write into, in the request extra-body="
+                                     "{\"messages\": [{\"role\": \"user\"}]} with sample-params={\"messages\": []}");
+  }
+}
+
 /* The request (query member, extra body, key, extra header) and the
  * answer and hits read through custom pointers. */
 static void
@@ -1478,6 +1568,7 @@ main (int    argc,
   g_test_add_func ("/http/cancel-backoff-prompt", test_http_cancel_backoff_prompt);
   g_test_add_func ("/http/concurrent", test_http_concurrent);
   g_test_add_func ("/http/config", test_http_config);
+  g_test_add_func ("/http/query-pointer", test_http_query_pointer);
 
   status = g_test_run ();
   service_stop ();

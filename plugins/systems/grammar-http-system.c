@@ -38,6 +38,16 @@
  * request (such as `{"temperature": 1.0}`), and the answers of those
  * become the samples of the answer, for SelfCheck-style metrics. A
  * sample that fails fails the query.
+ *
+ * For services whose request is not a flat object,
+ * #GrammarHttpSystem:query-pointer writes the query at a JSON pointer
+ * inside #GrammarHttpSystem:extra-body instead (such as
+ * `/messages/0/content` of an OpenAI chat request). For a pair of
+ * endpoints, one that searches and one that answers,
+ * #GrammarHttpSystem:search-url is POSTed the query first; the retrieved
+ * documents are read from its reply, and written verbatim into the
+ * request to #GrammarHttpSystem:url at
+ * #GrammarHttpSystem:documents-pointer, whose reply gives the answer.
  */
 
 #define DEFAULT_QUERY_MEMBER "query"
@@ -70,9 +80,14 @@ struct _GrammarHttpSystem
   char *ca_file;
   guint samples;
   char *sample_params;
+  char *query_pointer;
+  char *search_url;
+  char *documents_pointer;
+  gboolean query_member_given; /* set to another name than the default */
 
   /* state */
   char *shown_url;          /* url without a password, for messages */
+  char *shown_search_url;   /* search-url likewise */
   JsonObject *extra;        /* extra-body, parsed; NULL when unset */
   JsonObject *sample_extra; /* sample-params, parsed; NULL when unset */
   GrammarHttpClient *client;
@@ -97,6 +112,9 @@ enum
   PROP_CA_FILE,
   PROP_SAMPLES,
   PROP_SAMPLE_PARAMS,
+  PROP_QUERY_POINTER,
+  PROP_SEARCH_URL,
+  PROP_DOCUMENTS_POINTER,
   N_PROPS
 };
 
@@ -398,8 +416,42 @@ merge_members (JsonObject *object,
       json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
 }
 
+/* A node that owns a new empty object or array (json_node_init_object
+ * and json_node_set_array take a reference of their own). */
+static JsonNode *
+empty_node (JsonNodeType type)
+{
+  JsonNode *node = json_node_new (type);
+
+  if (type == JSON_NODE_OBJECT)
+    json_node_take_object (node, json_object_new ());
+  else
+    json_node_take_array (node, json_array_new ());
+  return node;
+}
+
+static JsonNode *build_request (GrammarHttpSystem  *self,
+                                 const char         *query,
+                                 JsonObject         *params,
+                                 JsonNode           *documents,
+                                 GError            **error);
+
+static GBytes *
+request_bytes (JsonNode *root)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  gsize length = 0;
+  char *data;
+
+  json_generator_set_root (generator, root);
+  data = json_generator_to_data (generator, &length);
+  return g_bytes_new_take (data, length);
+}
+
 /* {"<query-member>": query} over the members of extra-body, and of
- * @params (sample-params) when given. */
+ * @params (sample-params) when given; with query-pointer, extra-body
+ * with the query written there (checked when the system was built, so
+ * it cannot fail here). */
 static GBytes *
 build_body (GrammarHttpSystem *self,
             const char        *query,
@@ -411,6 +463,12 @@ build_body (GrammarHttpSystem *self,
   gsize length = 0;
   char *data;
 
+  if (is_set (self->query_pointer))
+    {
+      g_autoptr (JsonNode) request = build_request (self, query, params, NULL, NULL);
+
+      return request_bytes (request);
+    }
   merge_members (object, self->extra, self->query_member);
   merge_members (object, params, self->query_member);
   json_object_set_string_member (object, self->query_member, query);
@@ -418,6 +476,52 @@ build_body (GrammarHttpSystem *self,
   json_generator_set_root (generator, root);
   data = json_generator_to_data (generator, &length);
   return g_bytes_new_take (data, length);
+}
+
+/* The request of a query as a JSON tree: with query-pointer, a copy of
+ * extra-body (parsed afresh: json-glib's copies share their members)
+ * with the members of @params and the query written at the pointer;
+ * else the flat object of build_body(). With @documents (search-url),
+ * those are written at documents-pointer. */
+static JsonNode *
+build_request (GrammarHttpSystem  *self,
+               const char         *query,
+               JsonObject         *params,
+               JsonNode           *documents,
+               GError            **error)
+{
+  g_autoptr (JsonNode) root = NULL;
+
+  if (is_set (self->query_pointer))
+    {
+      root = json_from_string (is_set (self->extra_body) ? self->extra_body : "{}", NULL);
+      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        g_clear_pointer (&root, json_node_unref);
+      if (root == NULL)
+        root = empty_node (JSON_NODE_OBJECT);
+      merge_members (json_node_get_object (root), params, "");
+      if (!grammar_json_pointer_set (root, self->query_pointer, json_node_init_string (json_node_alloc (), query),
+                                     error))
+        {
+          g_prefix_error (error, "query-pointer: ");
+          return NULL;
+        }
+    }
+  else
+    {
+      g_autoptr (GBytes) body = build_body (self, query, params);
+      gsize size = 0;
+      const char *data = g_bytes_get_data (body, &size);
+      g_autofree char *text = g_strndup (data, size);
+
+      root = json_from_string (text, NULL);
+    }
+  if (documents != NULL && !grammar_json_pointer_set (root, self->documents_pointer, json_node_copy (documents), error))
+    {
+      g_prefix_error (error, "documents-pointer: ");
+      return NULL;
+    }
+  return g_steal_pointer (&root);
 }
 
 /* One query on its way: the answer, then its samples. */
@@ -529,6 +633,157 @@ on_sent (GObject      *source,
     }
 }
 
+/* ---- search-url: a search endpoint, then an answering one ---- */
+
+/* A query between its two requests. */
+typedef struct
+{
+  GTask *task;          /* owned */
+  GPtrArray *hits;      /* of GrammarHit, from the search reply */
+} Search;
+
+static void
+search_free (Search *search)
+{
+  g_clear_object (&search->task);
+  g_clear_pointer (&search->hits, g_ptr_array_unref);
+  g_free (search);
+}
+
+/* The JSON of a 2xx reply from @shown_url, or NULL with @error saying
+ * which @pointer could not be read. */
+static JsonNode *
+reply_json (GrammarHttpSystem  *self,
+            const char         *shown_url,
+            GBytes             *bytes,
+            const char         *what,
+            const char         *pointer,
+            GError            **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local_error = NULL;
+  gsize size = 0;
+  const char *data = g_bytes_get_data (bytes, &size);
+
+  if (data == NULL || size == 0 || !json_parser_load_from_data (parser, data, (gssize) size, &local_error) ||
+      json_parser_get_root (parser) == NULL)
+    {
+      g_autofree char *start = excerpt (self, bytes);
+
+      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                   "%s: the reply is not JSON (%s), so %s “%s” cannot be read; the reply begins %s", shown_url,
+                   local_error != NULL ? local_error->message : "empty", what, pointer, start);
+      return NULL;
+    }
+  return json_node_ref (json_parser_get_root (parser));
+}
+
+static void
+on_answered (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Search *search = user_data;
+  GrammarHttpSystem *self = g_task_get_source_object (search->task);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+  JsonNode *node;
+
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, NULL, &error);
+  root = bytes != NULL ? reply_json (self, self->shown_url, bytes, "answer-pointer", self->answer_pointer, &error)
+                       : NULL;
+  if (root == NULL)
+    {
+      g_task_return_error (search->task, error);
+      search_free (search);
+      return;
+    }
+  node = grammar_json_pointer_resolve (root, self->answer_pointer);
+  if (node == NULL || !scalar_to_text (node, &text))
+    {
+      g_autofree char *start = excerpt (self, bytes);
+
+      g_task_return_new_error (search->task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                               "%s: answer-pointer “%s” %s in the reply %s", self->shown_url, self->answer_pointer,
+                               node == NULL ? "matches nothing" : "is an object or an array, not a string", start);
+      search_free (search);
+      return;
+    }
+  g_task_return_pointer (search->task, grammar_answer_new (text != NULL ? text : "", search->hits),
+                         g_object_unref);
+  search_free (search);
+}
+
+static void
+on_searched (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Search *search = user_data;
+  GrammarHttpSystem *self = g_task_get_source_object (search->task);
+  Query *query = g_task_get_task_data (search->task);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (JsonNode) request = NULL;
+  g_autoptr (JsonNode) documents = NULL;
+  g_autoptr (GBytes) body = NULL;
+  g_autoptr (GError) local_error = NULL;
+  GError *error = NULL;
+  JsonNode *node;
+
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, NULL, &error);
+  root = bytes != NULL ? reply_json (self, self->shown_search_url, bytes, "retrieved-pointer",
+                                     self->retrieved_pointer, &error)
+                       : NULL;
+  if (root == NULL)
+    {
+      g_task_return_error (search->task, error);
+      search_free (search);
+      return;
+    }
+  search->hits = parse_retrieved (self, root, &local_error);
+  if (search->hits == NULL)
+    {
+      g_autofree char *start = excerpt (self, bytes);
+
+      g_task_return_new_error (search->task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s in the reply %s",
+                               self->shown_search_url, local_error->message, start);
+      search_free (search);
+      return;
+    }
+  /* the documents as the search gave them (null: none) */
+  node = grammar_json_pointer_resolve (root, self->retrieved_pointer);
+  documents = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_copy (node) : empty_node (JSON_NODE_ARRAY);
+  request = build_request (self, query->text, NULL, documents, &error);
+  if (request == NULL)
+    {
+      g_task_return_error (search->task, error);
+      search_free (search);
+      return;
+    }
+  body = request_bytes (request);
+  grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
+                                  g_object_ref (self), g_object_unref, g_task_get_cancellable (search->task),
+                                  on_answered, search);
+}
+
+/* With search-url: the query to the search endpoint first. */
+static void
+search_then_answer (GrammarHttpSystem *self,
+                    GTask             *task,
+                    const char        *query)
+{
+  Search *search = g_new0 (Search, 1);
+  g_autoptr (GBytes) body = build_body (self, query, NULL);
+
+  search->task = task;
+  grammar_http_client_send_async (self->client, "POST", self->search_url, "application/json", body, check_reply,
+                                  g_object_ref (self), g_object_unref, g_task_get_cancellable (task), on_searched,
+                                  search);
+}
+
 static void
 grammar_http_system_answer_async (GrammarSystem       *system,
                                   const char          *query,
@@ -551,6 +806,11 @@ grammar_http_system_answer_async (GrammarSystem       *system,
   state = g_new0 (Query, 1);
   state->text = g_strdup (query);
   g_task_set_task_data (task, state, (GDestroyNotify) query_free);
+  if (is_set (self->search_url))
+    {
+      search_then_answer (self, g_steal_pointer (&task), query);
+      return;
+    }
   body = build_body (self, query, NULL);
   grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
                                   g_object_ref (self), g_object_unref, cancellable, on_sent,
@@ -651,6 +911,104 @@ check_extra_body (GrammarHttpSystem  *self,
                              error);
 }
 
+/* query-pointer, search-url and documents-pointer: set together as
+ * they must be, and a trial request built with them, so that a pointer
+ * into extra-body that cannot be written is told now, naming the key. */
+static gboolean
+check_adapters (GrammarHttpSystem  *self,
+                GError            **error)
+{
+  g_autoptr (GUri) uri = NULL;
+  g_autoptr (JsonNode) request = NULL;
+  g_autoptr (JsonNode) documents = NULL;
+  g_autoptr (GError) local_error = NULL;
+  gboolean with_samples;
+  const char *scheme;
+
+  if (is_set (self->query_pointer) && self->query_member_given && is_set (self->query_member))
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "query-member and query-pointer are both set: query-member names the member of a flat request "
+                   "that holds the query, query-pointer the place inside extra-body where it is written; keep one");
+      return FALSE;
+    }
+  if (is_set (self->query_pointer) && !grammar_json_pointer_check (self->query_pointer, error))
+    {
+      g_prefix_error (error, "query-pointer: ");
+      return FALSE;
+    }
+  if (!is_set (self->search_url))
+    {
+      if (is_set (self->documents_pointer))
+        {
+          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "documents-pointer is set without search-url: it says where the documents found by "
+                       "search-url go in the request to url");
+          return FALSE;
+        }
+    }
+  else
+    {
+      uri = g_uri_parse (self->search_url, G_URI_FLAGS_NONE, NULL);
+      scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+      if (uri == NULL || scheme == NULL ||
+          (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0) ||
+          !is_set (g_uri_get_host (uri)))
+        {
+          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "search-url “%s” is not an http:// or https:// URL", self->search_url);
+          return FALSE;
+        }
+      g_free (self->shown_search_url);
+      self->shown_search_url = g_uri_to_string_partial (uri, G_URI_HIDE_PASSWORD);
+      if (!is_set (self->documents_pointer))
+        {
+          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "search-url needs documents-pointer: where the documents it finds go in the request to url "
+                       "(e.g. documents-pointer=/documents)");
+          return FALSE;
+        }
+      if (!grammar_json_pointer_check (self->documents_pointer, error))
+        {
+          g_prefix_error (error, "documents-pointer: ");
+          return FALSE;
+        }
+      if (!is_set (self->retrieved_pointer))
+        {
+          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "search-url needs retrieved-pointer: where the documents are in the reply of search-url");
+          return FALSE;
+        }
+      if (self->samples > 0)
+        {
+          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "samples cannot be used with search-url yet: ask the answering endpoint for samples with a "
+                       "system of its own");
+          return FALSE;
+        }
+      documents = empty_node (JSON_NODE_ARRAY);
+    }
+  if (!is_set (self->query_pointer) && documents == NULL)
+    return TRUE;
+  /* the requests of the answers, and those of the samples (sample-params may replace a member on the way) */
+  request = build_request (self, "", NULL, documents, &local_error);
+  with_samples = request != NULL && self->sample_extra != NULL;
+  if (with_samples)
+    {
+      g_clear_pointer (&request, json_node_unref);
+      request = build_request (self, "", self->sample_extra, documents, &local_error);
+    }
+  if (request == NULL)
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE, "%s, in the request %s%s%s%s",
+                   local_error->message, is_set (self->extra_body) ? "extra-body=" : "",
+                   is_set (self->extra_body) ? self->extra_body : "{} (extra-body is not set)",
+                   with_samples ? " with sample-params=" : "", with_samples ? self->sample_params : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The client of the queries, set up from the plugin's connection
  * properties; the service is asked for JSON. */
 static GrammarHttpClient *
@@ -674,9 +1032,10 @@ grammar_http_system_initable_init (GInitable     *initable,
 
   if (self->client != NULL)
     return TRUE;
-  if (!check_url (self, error) || !check_pointers (self, error) || !check_extra_body (self, error))
+  if (!check_url (self, error) || !check_pointers (self, error) || !check_extra_body (self, error) ||
+      !check_adapters (self, error))
     return FALSE;
-  if (!is_set (self->query_member))
+  if (!is_set (self->query_member) && !is_set (self->query_pointer))
     {
       g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
                    "query-member must name the member of the request that holds the query (e.g. query)");
@@ -729,6 +1088,10 @@ grammar_http_system_finalize (GObject *object)
   g_clear_pointer (&self->extra, json_object_unref);
   g_clear_pointer (&self->sample_extra, json_object_unref);
   g_free (self->sample_params);
+  g_free (self->query_pointer);
+  g_free (self->search_url);
+  g_free (self->documents_pointer);
+  g_free (self->shown_search_url);
 
   G_OBJECT_CLASS (grammar_http_system_parent_class)->finalize (object);
 }
@@ -759,6 +1122,9 @@ grammar_http_system_get_property (GObject    *object,
     case PROP_CA_FILE: g_value_set_string (value, self->ca_file); break;
     case PROP_SAMPLES: g_value_set_uint (value, self->samples); break;
     case PROP_SAMPLE_PARAMS: g_value_set_string (value, self->sample_params); break;
+    case PROP_QUERY_POINTER: g_value_set_string (value, self->query_pointer); break;
+    case PROP_SEARCH_URL: g_value_set_string (value, self->search_url); break;
+    case PROP_DOCUMENTS_POINTER: g_value_set_string (value, self->documents_pointer); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -774,7 +1140,12 @@ grammar_http_system_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_URL: set_str (&self->url, g_value_get_string (value)); break;
-    case PROP_QUERY_MEMBER: set_str (&self->query_member, g_value_get_string (value)); break;
+    case PROP_QUERY_MEMBER:
+      set_str (&self->query_member, g_value_get_string (value));
+      /* GObject sets a construct-only property to its default when it is
+       * not given: only another name counts as given */
+      self->query_member_given = g_strcmp0 (self->query_member, DEFAULT_QUERY_MEMBER) != 0;
+      break;
     case PROP_EXTRA_BODY: set_str (&self->extra_body, g_value_get_string (value)); break;
     case PROP_ANSWER_POINTER: set_str (&self->answer_pointer, g_value_get_string (value)); break;
     case PROP_RETRIEVED_POINTER: set_str (&self->retrieved_pointer, g_value_get_string (value)); break;
@@ -792,6 +1163,9 @@ grammar_http_system_set_property (GObject      *object,
     case PROP_CA_FILE: set_str (&self->ca_file, g_value_get_string (value)); break;
     case PROP_SAMPLES: self->samples = g_value_get_uint (value); break;
     case PROP_SAMPLE_PARAMS: set_str (&self->sample_params, g_value_get_string (value)); break;
+    case PROP_QUERY_POINTER: set_str (&self->query_pointer, g_value_get_string (value)); break;
+    case PROP_SEARCH_URL: set_str (&self->search_url, g_value_get_string (value)); break;
+    case PROP_DOCUMENTS_POINTER: set_str (&self->documents_pointer, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -865,6 +1239,17 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
     g_param_spec_string ("sample-params", NULL,
                          "A JSON object whose members are merged into the requests of the samples, such as "
                          "{\"temperature\": 1.0}", NULL, flags);
+
+  properties[PROP_QUERY_POINTER] =
+    pointer_param ("query-pointer", "The JSON pointer inside extra-body where the query is written, such as "
+                   "/messages/0/content (instead of query-member)", NULL);
+  properties[PROP_SEARCH_URL] =
+    g_param_spec_string ("search-url", NULL,
+                         "A search endpoint POSTed the query first; its reply gives the retrieved documents, which "
+                         "go to url with the query (see documents-pointer)", NULL, flags);
+  properties[PROP_DOCUMENTS_POINTER] =
+    pointer_param ("documents-pointer", "With search-url: the JSON pointer in the request to url where the found "
+                   "documents are written, such as /documents", NULL);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

@@ -231,4 +231,91 @@ grammar_json_pointer_describe_miss (JsonNode   *root,
       return g_strdup_printf ("%s is an array of %u item%s", where, length, length == 1 ? "" : "s");
     }
   return g_strdup_printf ("%s is %s", where, kind_of (node));
+/* Replaces the element @index of the array that @parent holds by
+ * @value: json-glib cannot replace an element, so @parent gets a new
+ * array with the other elements (their nodes copied, sharing what they
+ * hold). */
+static void
+replace_element (JsonNode *parent,
+                 guint     index,
+                 JsonNode *value)
+{
+  JsonArray *array = json_node_get_array (parent);
+  g_autoptr (JsonArray) replaced = json_array_sized_new (json_array_get_length (array));
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    json_array_add_element (replaced, i == index ? value : json_node_copy (json_array_get_element (array, i)));
+  json_node_set_array (parent, replaced);
+}
+
+/*
+ * grammar_json_pointer_set:
+ * @root: the document, changed
+ * @pointer: a JSON pointer that grammar_json_pointer_check() accepts, not empty
+ * @value: (transfer full): the value to write there
+ * @error: return location for a #GError
+ *
+ * Writes @value where @pointer points in @root: the pointer without its
+ * last token must exist; in an object the member is set (added or
+ * replaced), in an array the element is replaced, or appended when the
+ * last token is "-" or the length of the array.
+ *
+ * Returns: %TRUE when written, else %FALSE with @error set
+ * (%GRAMMAR_CONFIG_ERROR_BAD_VALUE), saying what was missing
+ */
+gboolean
+grammar_json_pointer_set (JsonNode    *root,
+                          const char  *pointer,
+                          JsonNode    *value,
+                          GError     **error)
+{
+  g_autoptr (JsonNode) owned = value;
+  const char *last = strrchr (pointer, '/');
+  g_autofree char *parent_pointer = NULL;
+  g_autofree char *token = NULL;
+  JsonNode *parent;
+  guint index;
+
+  g_return_val_if_fail (root != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (pointer[0] != '/' || last == NULL)
+    {
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "“%s” points at the whole document, not at a place in it", pointer);
+      return FALSE;
+    }
+  parent_pointer = g_strndup (pointer, (gsize) (last - pointer));
+  token = unescape_token (last + 1, last + 1 + strlen (last + 1));
+  parent = grammar_json_pointer_resolve (root, parent_pointer);
+  if (parent != NULL && JSON_NODE_HOLDS_OBJECT (parent))
+    {
+      json_object_set_member (json_node_get_object (parent), token, g_steal_pointer (&owned));
+      return TRUE;
+    }
+  if (parent != NULL && JSON_NODE_HOLDS_ARRAY (parent))
+    {
+      JsonArray *array = json_node_get_array (parent);
+      guint length = json_array_get_length (array);
+
+      if (g_str_equal (token, "-") || (parse_index (token, &index) && index == length))
+        {
+          json_array_add_element (array, g_steal_pointer (&owned));
+          return TRUE;
+        }
+      if (parse_index (token, &index) && index < length)
+        {
+          replace_element (parent, index, g_steal_pointer (&owned));
+          return TRUE;
+        }
+      g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                   "“%s”: “%s” is not an index of the array at “%s” (%u element%s)", pointer, token,
+                   parent_pointer, length, length == 1 ? "" : "s");
+      return FALSE;
+    }
+  g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+               parent == NULL ? "“%s”: nothing is at “%s” to write into"
+                              : "“%s”: “%s” is not an object or an array to write into",
+               pointer, parent_pointer);
+  return FALSE;
 }

@@ -15,5 +15,9 @@ JsonNode *grammar_json_pointer_resolve (JsonNode    *root,
 char     *grammar_json_pointer_describe_miss (JsonNode   *root,
                                               const char *pointer,
                                               const char *root_name);
+gboolean  grammar_json_pointer_set     (JsonNode    *root,
+                                        const char  *pointer,
+                                        JsonNode    *value,
+                                        GError     **error);
 
 G_END_DECLS

@@ -2,8 +2,8 @@
  *
  * The input is a pointer, a newline, and a JSON document: the pointer is
  * checked as the http system checks its settings and, when accepted,
- * resolved in the document; without a newline the input is the pointer, resolved in a
- * fixed document.
+ * resolved in the document, then written to (a string value) and read
+ * back; without a newline the input is the pointer, in a fixed document.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -52,6 +52,20 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_autofree char *place = grammar_json_pointer_describe_miss (json_parser_get_root (parser), text, "the reply");
 
       g_assert (place != NULL && g_utf8_validate (place, -1, NULL));
+    }
+  /* query-pointer= and documents-pointer=: a value written there, which
+   * must then be found there (an array written at "-" is its last element) */
+  if (text[0] != '\0' && grammar_json_pointer_set (json_parser_get_root (parser), text,
+                                                   json_node_init_string (json_node_alloc (), "written"), NULL))
+    {
+      const char *last = strrchr (text, '/');
+
+      if (!g_str_equal (last, "/-"))
+        {
+          found = grammar_json_pointer_resolve (json_parser_get_root (parser), text);
+          g_assert (found != NULL && JSON_NODE_HOLDS_VALUE (found) &&
+                    g_strcmp0 (json_node_get_string (found), "written") == 0);
+        }
     }
   return 0;
 }
