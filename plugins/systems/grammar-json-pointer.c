@@ -231,6 +231,8 @@ grammar_json_pointer_describe_miss (JsonNode   *root,
       return g_strdup_printf ("%s is an array of %u item%s", where, length, length == 1 ? "" : "s");
     }
   return g_strdup_printf ("%s is %s", where, kind_of (node));
+}
+
 /* Replaces the element @index of the array that @parent holds by
  * @value: json-glib cannot replace an element, so @parent gets a new
  * array with the other elements (their nodes copied, sharing what they
