@@ -38,6 +38,14 @@
  * request (such as `{"temperature": 1.0}`), and the answers of those
  * become the samples of the answer, for SelfCheck-style metrics. A
  * sample that fails fails the query.
+ *
+ * A reply without documents is not taken for a retrieval miss unless
+ * the service says it reports them: with #GrammarHttpSystem:retrieved-pointer
+ * empty, a pointer that finds null, or an empty array the answer has no
+ * retrieved documents at all (grammar_answer_get_retrieved() is %NULL)
+ * and retrieval is unmeasured. With
+ * #GrammarHttpSystem:reports-documents an empty array is a measured
+ * miss: the service always reports the documents it used, and used none.
  */
 
 #define DEFAULT_QUERY_MEMBER "query"
@@ -70,6 +78,7 @@ struct _GrammarHttpSystem
   char *ca_file;
   guint samples;
   char *sample_params;
+  gboolean reports_documents;
 
   /* state */
   char *shown_url;          /* url without a password, for messages */
@@ -97,6 +106,7 @@ enum
   PROP_CA_FILE,
   PROP_SAMPLES,
   PROP_SAMPLE_PARAMS,
+  PROP_REPORTS_DOCUMENTS,
   N_PROPS
 };
 
@@ -266,17 +276,23 @@ parse_item (GrammarHttpSystem  *self,
   return grammar_hit_new (id, score, text);
 }
 
-static GPtrArray *
+/* The retrieved documents of a reply into @retrieved, %NULL when the
+ * reply reports none: no retrieved-pointer, a null there, or an empty
+ * array from a service that does not promise to report its documents
+ * (reports-documents), which would otherwise count as a retrieval miss. */
+static gboolean
 parse_retrieved (GrammarHttpSystem  *self,
                  JsonNode           *root,
+                 GPtrArray         **retrieved,
                  GError            **error)
 {
-  g_autoptr (GPtrArray) hits = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) hits = NULL;
   JsonNode *node;
   JsonArray *array;
 
+  *retrieved = NULL;
   if (!is_set (self->retrieved_pointer))
-    return g_steal_pointer (&hits);
+    return TRUE;
   node = grammar_json_pointer_resolve (root, self->retrieved_pointer);
   if (node == NULL)
     {
@@ -285,26 +301,30 @@ parse_retrieved (GrammarHttpSystem  *self,
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                    "retrieved-pointer “%s” matches nothing (set retrieved-pointer= empty if the service does "
                    "not report its documents): %s", self->retrieved_pointer, place);
-      return NULL;
+      return FALSE;
     }
   if (JSON_NODE_HOLDS_NULL (node))
-    return g_steal_pointer (&hits);
+    return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "retrieved-pointer “%s” is %s, not an array",
                    self->retrieved_pointer, node_kind (node));
-      return NULL;
+      return FALSE;
     }
   array = json_node_get_array (node);
+  if (json_array_get_length (array) == 0 && !self->reports_documents)
+    return TRUE;
+  hits = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       GrammarHit *hit = parse_item (self, json_array_get_element (array, i), i, error);
 
       if (hit == NULL)
-        return NULL;
+        return FALSE;
       g_ptr_array_add (hits, hit);
     }
-  return g_steal_pointer (&hits);
+  *retrieved = g_steal_pointer (&hits);
+  return TRUE;
 }
 
 /* The answer of a 2xx reply. A null answer is an empty response, not an
@@ -354,8 +374,7 @@ parse_answer (GrammarHttpSystem  *self,
     }
   /* A retrieved error describes its own place (the keys of the item
    * that failed): the start of the reply would cut before it. */
-  hits = parse_retrieved (self, root, &local_error);
-  if (hits == NULL)
+  if (!parse_retrieved (self, root, &hits, &local_error))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", self->shown_url, local_error->message);
       return NULL;
@@ -611,6 +630,19 @@ check_pointers (GrammarHttpSystem  *self,
   return TRUE;
 }
 
+/* A service that reports its documents says where they are. */
+static gboolean
+check_reports_documents (GrammarHttpSystem  *self,
+                         GError            **error)
+{
+  if (!self->reports_documents || is_set (self->retrieved_pointer))
+    return TRUE;
+  g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+               "reports-documents=true needs retrieved-pointer, the place of the documents in the reply "
+               "(e.g. retrieved-pointer=/sources)");
+  return FALSE;
+}
+
 /* Parses the JSON object of the property @name, when set. */
 static gboolean
 parse_object_param (const char  *name,
@@ -674,7 +706,8 @@ grammar_http_system_initable_init (GInitable     *initable,
 
   if (self->client != NULL)
     return TRUE;
-  if (!check_url (self, error) || !check_pointers (self, error) || !check_extra_body (self, error))
+  if (!check_url (self, error) || !check_pointers (self, error) || !check_reports_documents (self, error) ||
+      !check_extra_body (self, error))
     return FALSE;
   if (!is_set (self->query_member))
     {
@@ -759,6 +792,7 @@ grammar_http_system_get_property (GObject    *object,
     case PROP_CA_FILE: g_value_set_string (value, self->ca_file); break;
     case PROP_SAMPLES: g_value_set_uint (value, self->samples); break;
     case PROP_SAMPLE_PARAMS: g_value_set_string (value, self->sample_params); break;
+    case PROP_REPORTS_DOCUMENTS: g_value_set_boolean (value, self->reports_documents); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -792,6 +826,7 @@ grammar_http_system_set_property (GObject      *object,
     case PROP_CA_FILE: set_str (&self->ca_file, g_value_get_string (value)); break;
     case PROP_SAMPLES: self->samples = g_value_get_uint (value); break;
     case PROP_SAMPLE_PARAMS: set_str (&self->sample_params, g_value_get_string (value)); break;
+    case PROP_REPORTS_DOCUMENTS: self->reports_documents = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -865,6 +900,11 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
     g_param_spec_string ("sample-params", NULL,
                          "A JSON object whose members are merged into the requests of the samples, such as "
                          "{\"temperature\": 1.0}", NULL, flags);
+  properties[PROP_REPORTS_DOCUMENTS] =
+    g_param_spec_boolean ("reports-documents", NULL,
+                          "The service always reports the documents it used, so an empty list at retrieved-pointer "
+                          "is a retrieval miss; false: an empty list is “not reported”, retrieval unmeasured",
+                          FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
