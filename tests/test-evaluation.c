@@ -355,6 +355,8 @@ test_undefined (void)
                                                   "key"), ==, "(none)");
 }
 
+static const char *module_of (GrammarComparison *comparison);
+
 /* Judged lines of the user's HR service; @reported: whether the system
  * reported its documents (`retrieved`, HR-Policy v2.pdf#3 or none). */
 static void
@@ -453,6 +455,38 @@ test_unreported (void)
                                          "answered records");
   grammar_test_assert_contains (warning, "retrieved-pointer");
   grammar_test_assert_contains (warning, "reports-documents=true");
+
+  /* Two such runs that differ in accuracy: no module is blamed. */
+  {
+    g_autoptr (GString) text_a = g_string_new (NULL);
+    g_autoptr (GString) text_b = g_string_new (NULL);
+    g_autoptr (GPtrArray) records_a = NULL, records_b = NULL;
+    g_autoptr (GrammarEvaluation) a = NULL, b = NULL;
+    g_autoptr (GrammarComparison) comparison = NULL;
+    g_autoptr (JsonNode) comparison_node = NULL;
+
+    for (guint g = 0; g < 20; g++)
+      for (guint k = 0; k < 10; k++)
+        {
+          g_autofree char *id = g_strdup_printf ("hr-%u-%u", g, k);
+          g_autofree char *group = g_strdup_printf ("office %u", g);
+
+          add_hr_record (text_a, id, group, TRUE, NULL, "unmeasured");
+          add_hr_record (text_b, id, group, k < 5, NULL, "unmeasured");
+        }
+    records_a = records_of (text_a->str);
+    records_b = records_of (text_b->str);
+    a = grammar_evaluation_new (records_a, "short.judged.jsonl", &error);
+    g_assert_no_error (error);
+    b = grammar_evaluation_new (records_b, "long.judged.jsonl", &error);
+    g_assert_no_error (error);
+    comparison = grammar_comparison_new (a, b, FALSE, 0.05, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (module_of (comparison), ==, "unknown");
+    comparison_node = grammar_comparison_to_json (comparison);
+    grammar_test_assert_contains (json_object_get_string_member (json_node_get_object (comparison_node), "conclusion"),
+                                  "whether retrieval or the language model accounts for it is unknown");
+  }
 }
 
 static void

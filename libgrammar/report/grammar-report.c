@@ -347,9 +347,14 @@ add_against_warning (JsonObject        *root,
 
   if (warning == NULL)
     return;
-  named = g_strdup_printf ("%s: %s", against, warning);
   if (!json_object_has_member (root, "warnings"))
-    json_object_set_array_member (root, "warnings", json_array_new ());
+    {
+      json_object_set_array_member (root, "warnings", json_array_new ());
+      named = g_strdup_printf ("%s: %s", against, warning);
+    }
+  else  /* the run's own warning says it all already */
+    named = g_strdup_printf ("%s: retrieval is unmeasured there too, its system reported no documents either",
+                             against);
   warnings = json_object_get_array_member (root, "warnings");
   json_array_add_string_element (warnings, named);
 }
