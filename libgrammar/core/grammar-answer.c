@@ -128,6 +128,24 @@ grammar_answer_get_retrieved (GrammarAnswer *self)
 }
 
 /**
+ * grammar_answer_has_retrieved:
+ * @self: a #GrammarAnswer
+ *
+ * Whether the system reported the documents it retrieved, even none:
+ * grammar_answer_get_retrieved() is not %NULL. Bindings that turn a
+ * %NULL array into an empty list (PyGObject does) tell "not reported"
+ * from "retrieved nothing" with this.
+ *
+ * Returns: %TRUE when the answer has retrieved documents, possibly none
+ */
+gboolean
+grammar_answer_has_retrieved (GrammarAnswer *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), FALSE);
+  return self->retrieved != NULL;
+}
+
+/**
  * grammar_answer_get_samples:
  * @self: a #GrammarAnswer
  *

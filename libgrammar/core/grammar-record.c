@@ -1054,6 +1054,25 @@ grammar_record_get_retrieved (GrammarRecord *self)
 }
 
 /**
+ * grammar_record_has_retrieved:
+ * @self: a #GrammarRecord
+ *
+ * Whether the record has a `retrieved` member, even an empty one: the
+ * system reported its documents. Without one the query failed or the
+ * system did not report them, and retrieval is unmeasured. Bindings
+ * that turn a %NULL array into an empty list (PyGObject does) tell the
+ * two apart with this.
+ *
+ * Returns: %TRUE when grammar_record_get_retrieved() is not %NULL
+ */
+gboolean
+grammar_record_has_retrieved (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), FALSE);
+  return self->retrieved != NULL;
+}
+
+/**
  * grammar_record_set_retrieved:
  * @self: a #GrammarRecord
  * @retrieved: (nullable) (element-type GrammarHit) (transfer none): the retrieved documents in rank order, or %NULL to unset them
