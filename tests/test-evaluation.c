@@ -19,6 +19,10 @@ static char *tmp_dir;
  *   I incorrect, no retrieval   U verdict unmeasured
  *   u unmeasured, retrieval ok  N no verdict (a response only)
  *   n no verdict, retrieval incorrect
+ *
+ * Every record but I reports one retrieved document: a correct answer
+ * counts as a sufficient context only when the system reported what it
+ * retrieved (see test_unreported).
  */
 static void
 add_group (GString    *jsonl,
@@ -79,6 +83,11 @@ add_group (GString    *jsonl,
       json_builder_add_value (builder, json_from_string (answer, NULL));
       json_builder_set_member_name (builder, "response");
       json_builder_add_string_value (builder, "some response");
+      if (outcomes[k] != 'I')
+        {
+          json_builder_set_member_name (builder, "retrieved");
+          json_builder_add_value (builder, json_from_string ("[{\"id\": \"d1\", \"score\": 1}]", NULL));
+        }
       if (verdict != NULL)
         {
           json_builder_set_member_name (builder, "verdict");
@@ -346,6 +355,140 @@ test_undefined (void)
                                                   "key"), ==, "(none)");
 }
 
+static const char *module_of (GrammarComparison *comparison);
+
+/* Judged lines of the user's HR service; @reported: whether the system
+ * reported its documents (`retrieved`, HR-Policy v2.pdf#3 or none). */
+static void
+add_hr_record (GString    *jsonl,
+               const char *id,
+               const char *group,
+               gboolean    correct,
+               const char *retrieved,
+               const char *retrieval)
+{
+  g_string_append_printf (jsonl,
+                          "{\"id\":\"%s\",\"group\":\"%s\",\"template\":\"hr-approver\",\"style\":\"short\","
+                          "\"text\":\"Who approves “parental leave” for %s?\",\"sql\":\"SELECT approver FROM policy\","
+                          "\"answer\":[[\"margit.odegaard@hr.example\"]],\"doc_ids\":[\"HR-Policy v2.pdf#3\"],"
+                          "\"response\":\"%s\"%s%s,\"verdict\":\"%s\",\"retrieval\":\"%s\"}\n",
+                          id, group, group,
+                          correct ? "Ask Margit <margit.odegaard@hr.example>" : "Ask your manager.",
+                          retrieved != NULL ? ",\"retrieved\":" : "", retrieved != NULL ? retrieved : "",
+                          correct ? "correct" : "incorrect", retrieval);
+}
+
+/* A system that reported no documents for some records: their retrieval
+ * is unmeasured, even for a correct answer, and a gap group of them is
+ * blamed on neither module; a reported empty list is a miss. A run with
+ * no reported documents at all says so in `warnings`. */
+static void
+test_unreported (void)
+{
+  const char *hit = "[{\"id\":\"HR-Policy v2.pdf#3\",\"score\":0.87}]";
+  g_autoptr (GString) mixed = g_string_new (NULL);
+  g_autoptr (GString) none = g_string_new (NULL);
+  g_autoptr (GPtrArray) mixed_records = NULL;
+  g_autoptr (GPtrArray) none_records = NULL;
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (GrammarEvaluation) unreported = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (JsonNode) none_node = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *report, *retrieval, *gap, *debug;
+  const char *warning;
+
+  /* "Oslo": non-robust; "Bergen": a gap, nothing reported; "Tromsø": a gap, reported empty. */
+  add_hr_record (mixed, "hr-1", "Oslo", TRUE, hit, "correct");
+  add_hr_record (mixed, "hr-2", "Oslo", TRUE, NULL, "unmeasured");
+  add_hr_record (mixed, "hr-3", "Oslo", FALSE, NULL, "unmeasured");
+  add_hr_record (mixed, "hr-4", "Bergen", FALSE, NULL, "unmeasured");
+  add_hr_record (mixed, "hr-5", "Bergen", FALSE, NULL, "unmeasured");
+  add_hr_record (mixed, "hr-6", "Tromsø", FALSE, "[]", "incorrect");
+  mixed_records = records_of (mixed->str);
+  evaluation = grammar_evaluation_new (mixed_records, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Measured: hr-1 (correct) and hr-6 (a miss); hr-2 is correct but reported nothing. */
+  g_assert_cmpfloat_with_epsilon (grammar_evaluation_get_retrieval_accuracy (evaluation), 0.5, 1e-12);
+  node = grammar_evaluation_to_json (evaluation, 0);
+  report = json_node_get_object (node);
+  retrieval = member_object (report, "retrieval");
+  g_assert_cmpint (json_object_get_int_member (retrieval, "measured"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (retrieval, "unmeasured"), ==, 4);
+  g_assert_false (json_object_has_member (report, "warnings"));
+  gap = member_object (member_object (report, "attribution"), "gap_groups");
+  g_assert_cmpint (json_object_get_int_member (gap, "unknown"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (gap, "retrieval"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (gap, "language-model"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (member_array (report, "gap_groups"), 0),
+                                                  "group"), ==, "Bergen");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (member_array (report, "gap_groups"), 0),
+                                                  "attribution"), ==, "unknown");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (member_array (report, "gap_groups"), 1),
+                                                  "attribution"), ==, "retrieval");
+  g_assert_cmpuint (json_array_get_length (member_array (report, "debug")), ==, 1);
+  debug = json_array_get_object_element (member_array (report, "debug"), 0);
+  g_assert_cmpstr (json_object_get_string_member (debug, "id"), ==, "hr-3");
+  g_assert_cmpstr (json_object_get_string_member (debug, "retrieval"), ==, "unmeasured");
+  g_assert_cmpstr (json_object_get_string_member (debug, "attribution"), ==, "unknown");
+
+  /* Nothing reported anywhere: every retrieval figure undefined, every gap unknown, and a warning. */
+  add_hr_record (none, "hr-1", "Oslo", TRUE, NULL, "unmeasured");
+  add_hr_record (none, "hr-2", "Oslo", FALSE, NULL, "unmeasured");
+  add_hr_record (none, "hr-3", "Bergen", FALSE, NULL, "unmeasured");
+  add_hr_record (none, "hr-4", "Tromsø", FALSE, NULL, "unmeasured");
+  none_records = records_of (none->str);
+  unreported = grammar_evaluation_new (none_records, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (isnan (grammar_evaluation_get_retrieval_accuracy (unreported)));
+  g_assert_true (isnan (grammar_evaluation_get_retrieval_robustness (unreported)));
+  none_node = grammar_evaluation_to_json (unreported, 0);
+  report = json_node_get_object (none_node);
+  g_assert_cmpint (json_object_get_int_member (member_object (report, "retrieval"), "measured"), ==, 0);
+  gap = member_object (member_object (report, "attribution"), "gap_groups");
+  g_assert_cmpint (json_object_get_int_member (gap, "unknown"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (gap, "retrieval"), ==, 0);
+  g_assert_cmpuint (json_array_get_length (member_array (report, "warnings")), ==, 1);
+  warning = json_array_get_string_element (member_array (report, "warnings"), 0);
+  grammar_test_assert_contains (warning, "retrieval is unmeasured: the system reported no documents for any of the 4 "
+                                         "answered records");
+  grammar_test_assert_contains (warning, "retrieved-pointer");
+  grammar_test_assert_contains (warning, "reports-documents=true");
+
+  /* Two such runs that differ in accuracy: no module is blamed. */
+  {
+    g_autoptr (GString) text_a = g_string_new (NULL);
+    g_autoptr (GString) text_b = g_string_new (NULL);
+    g_autoptr (GPtrArray) records_a = NULL, records_b = NULL;
+    g_autoptr (GrammarEvaluation) a = NULL, b = NULL;
+    g_autoptr (GrammarComparison) comparison = NULL;
+    g_autoptr (JsonNode) comparison_node = NULL;
+
+    for (guint g = 0; g < 20; g++)
+      for (guint k = 0; k < 10; k++)
+        {
+          g_autofree char *id = g_strdup_printf ("hr-%u-%u", g, k);
+          g_autofree char *group = g_strdup_printf ("office %u", g);
+
+          add_hr_record (text_a, id, group, TRUE, NULL, "unmeasured");
+          add_hr_record (text_b, id, group, k < 5, NULL, "unmeasured");
+        }
+    records_a = records_of (text_a->str);
+    records_b = records_of (text_b->str);
+    a = grammar_evaluation_new (records_a, "short.judged.jsonl", &error);
+    g_assert_no_error (error);
+    b = grammar_evaluation_new (records_b, "long.judged.jsonl", &error);
+    g_assert_no_error (error);
+    comparison = grammar_comparison_new (a, b, FALSE, 0.05, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (module_of (comparison), ==, "unknown");
+    comparison_node = grammar_comparison_to_json (comparison);
+    grammar_test_assert_contains (json_object_get_string_member (json_node_get_object (comparison_node), "conclusion"),
+                                  "whether retrieval or the language model accounts for it is unknown");
+  }
+}
+
 static void
 test_json (void)
 {
@@ -353,11 +496,13 @@ test_json (void)
   g_autoptr (GrammarEvaluation) evaluation = load_main (&path);
   g_autoptr (JsonNode) node = grammar_evaluation_to_json (evaluation, 0);
   JsonObject *report = json_node_get_object (node);
-  JsonObject *groups, *retrieval, *intervals, *templates;
+  JsonObject *groups, *retrieval, *intervals, *templates, *attribution;
 
+  /* `attribution` since g5's attribution is unknown; no `warnings`:
+   * documents were reported. */
   assert_keys (report, "format source styles instances measured unmeasured correct groups accuracy robustness "
-                       "knowledge_accuracy retrieval intervals by_template by_style by_table templates gap_groups "
-                       "debug");
+                       "knowledge_accuracy retrieval intervals attribution by_template by_style by_table templates "
+                       "gap_groups debug");
   g_assert_cmpstr (json_object_get_string_member (report, "format"), ==, "grammar-report-1");
   g_assert_cmpstr (json_object_get_string_member (report, "source"), ==, path);
   g_assert_cmpstr (json_array_get_string_element (member_array (report, "styles"), 0), ==, "long");
@@ -395,6 +540,13 @@ test_json (void)
   assert_interval (intervals, "robustness", 0.493388431809, 0.820667530775);
   assert_interval (intervals, "retrieval_accuracy", 0.403988713992, 0.670303478078);
   assert_interval (intervals, "retrieval_robustness", 0.633013163815, 0.918192928570);
+
+  /* The gap groups g3, g4, g5 by their attribution. */
+  attribution = member_object (member_object (report, "attribution"), "gap_groups");
+  assert_keys (attribution, "language-model retrieval unknown");
+  g_assert_cmpint (json_object_get_int_member (attribution, "language-model"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (attribution, "retrieval"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (attribution, "unknown"), ==, 1);
 
   /* Each template by the SQL and the text of its first record; records
    * without a template have none. */
@@ -1294,6 +1446,7 @@ main (int    argc,
   g_test_add_func ("/evaluation/metrics", test_metrics);
   g_test_add_func ("/evaluation/undefined", test_undefined);
   g_test_add_func ("/evaluation/json", test_json);
+  g_test_add_func ("/evaluation/unreported", test_unreported);
   g_test_add_func ("/evaluation/breakdowns", test_breakdowns);
   g_test_add_func ("/evaluation/breakdown-tags-per-key", test_breakdown_tags_per_key);
   g_test_add_func ("/evaluation/lists", test_lists);

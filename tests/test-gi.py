@@ -519,6 +519,27 @@ class GrammarGITest(unittest.TestCase):
             server.shutdown()
             server.server_close()
 
+    def test_answer_documents_not_reported(self):
+        # None: the system did not report its documents (retrieval
+        # unmeasured); an empty list: it reported none (a miss).
+        # PyGObject gives a NULL array as [], hence has_retrieved().
+        unreported = Grammar.Answer.new('Ask margit.odegaard@hr.example', None)
+        self.assertFalse(unreported.has_retrieved())
+        self.assertEqual(list(unreported.get_retrieved() or []), [])
+        missed = Grammar.Answer.new('Ask your manager.', [])
+        self.assertTrue(missed.has_retrieved())
+        self.assertEqual(list(missed.get_retrieved()), [])
+        hit = Grammar.Hit.new('HR-Policy v2.pdf#3', 0.87, 'Leave is approved by HR Operations.')
+        found = Grammar.Answer.new('Ask margit.odegaard@hr.example', [hit])
+        self.assertEqual([h.get_document_id() for h in found.get_retrieved()], ['HR-Policy v2.pdf#3'])
+        record = Grammar.Record.new_from_json(
+            Grammar.json_from_data(b'{"id": "HR-7", "text": "Who approves leave?", "response": "Ask HR."}'))
+        self.assertFalse(record.has_retrieved())
+        record = Grammar.Record.new_from_json(
+            Grammar.json_from_data(b'{"id": "HR-8", "text": "Who approves leave?", "response": "Ask HR.", '
+                                   b'"retrieved": []}'))
+        self.assertTrue(record.has_retrieved())
+
     def test_json_numbers(self):
         # The one number writer of the product's files, from Python too:
         # shortest round-trip reals, infinities as documented strings.

@@ -394,6 +394,47 @@ test_verdicts_and_context (void)
   g_assert_cmpstr (judge_member (a5, "reason"), ==, "no response");
 }
 
+/* A system that reported no documents (no `retrieved`, not even an
+ * empty list): its retrieval is unmeasured under every rule, even for a
+ * correct answer, which it may have given without retrieving anything;
+ * and closed-domain does not take that for a miss. A reported empty
+ * list stays a miss. */
+static void
+test_unreported (void)
+{
+  static const Line lines[] = {
+    { "hr-1", "Oslo", "margit.odegaard@hr.example", "Ask margit.odegaard@hr.example", NULL, NULL },
+    { "hr-2", "Oslo", "margit.odegaard@hr.example", "Ask your manager.", NULL, NULL },
+    { "hr-3", "Oslo", "margit.odegaard@hr.example", "Ask your manager.", "HR-Policy v2.pdf#3", NULL },
+    { "hr-4", "Bergen", "margit.odegaard@hr.example", "Ask margit.odegaard@hr.example", NULL, "HR-Policy v2.pdf#3" },
+    { "hr-5", "Bergen", "margit.odegaard@hr.example", "Ask your manager.", "", "HR-Policy v2.pdf#3" },
+  };
+  const Expected expected[] = {
+    { "hr-1", "correct", "unmeasured" },
+    { "hr-2", "incorrect", "unmeasured" },
+    { "hr-3", "incorrect", "unmeasured" },  /* the correct hr-1's documents are unknown: nothing to compare */
+    { "hr-4", "correct", "unmeasured" },
+    { "hr-5", "incorrect", "incorrect" },
+  };
+  g_autofree char *input = write_lines ("unreported.jsonl", lines, G_N_ELEMENTS (lines));
+
+  for (guint closed = 0; closed < 2; closed++)
+    {
+      g_autoptr (GrammarMatcher) matcher = make_matcher (NULL);
+      g_autoptr (GrammarJudgeRunner) runner = make_runner (matcher, NULL);
+      g_autofree char *output = tmp_path ("unreported.judged.jsonl");
+      g_autoptr (GError) error = NULL;
+      g_auto (Results) results = { 0 };
+
+      g_object_set (runner, "closed-domain", (gboolean) closed, NULL);
+      g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+      g_assert_no_error (error);
+      read_results (output, &results);
+      assert_expected (&results, expected, G_N_ELEMENTS (expected));
+      g_assert_false (json_object_has_member (result (&results, "hr-4"), "retrieved"));
+    }
+}
+
 static void
 test_ids_rules (void)
 {
@@ -1193,6 +1234,7 @@ main (int    argc,
   g_test_add_func ("/judge-runner/properties", test_properties);
   g_test_add_func ("/judge-runner/verdicts-and-context", test_verdicts_and_context);
   g_test_add_func ("/judge-runner/ids-rules", test_ids_rules);
+  g_test_add_func ("/judge-runner/unreported", test_unreported);
   g_test_add_func ("/judge-runner/closed-domain", test_closed_domain);
   g_test_add_func ("/judge-runner/interleaved-groups", test_interleaved_groups);
   g_test_add_func ("/judge-runner/concurrency", test_concurrency);

@@ -277,6 +277,19 @@ test_offline (void)
   /* one covered sentence of two */
   assert_value (lexical, "Globex is in the Energy industry. The sky is green.", 0.5);
   assert_unmeasured (lexical, no_context, "no retrieved context");
+  /* a system that reported no documents (no `retrieved`): not an input
+   * error, unmeasured like an empty context */
+  {
+    g_autoptr (JsonNode) node = json_from_string ("{\"id\": \"HR-7\", \"text\": \"Who approves leave?\", "
+                                                  "\"response\": \"Ask margit.odegaard@hr.example.\"}", NULL);
+    g_autoptr (GrammarRecord) unreported = grammar_record_new_from_json (node, NULL);
+    g_autoptr (GError) error = NULL;
+
+    g_assert_nonnull (unreported);
+    g_assert_true (grammar_metric_check_record (lexical, unreported, &error));
+    g_assert_no_error (error);
+    assert_unmeasured (lexical, unreported, "no retrieved context");
+  }
   g_assert_cmpfloat_with_epsilon (grammar_score_get_value (repeated_score), 1.0, 1e-9);
   g_assert_true (grammar_score_get_passed (repeated_score));
   g_assert_cmpfloat_with_epsilon (grammar_score_get_value (contradicted_score), 0.0, 1e-9);

@@ -826,6 +826,93 @@ test_cli_bad_input (Fixture       *fixture,
 }
 
 
+/* A run of a user's HR service that reported no documents (judged as
+ * the judge writes it: no `retrieved`, retrieval unmeasured): the
+ * retrieval figures read "unmeasured", not 0, the gap groups are
+ * attributed to neither module, and the report warns and names the keys
+ * to look at. The same records with `"retrieved": []` from a service
+ * that reports its documents are misses, with no warning. */
+static char *
+hr_judged_jsonl (const char *retrieved)
+{
+  /* a group and the number of its correct takes, of four */
+  static const char * const groups[] = { "Oslo", "Bergen", "Tromsø" };
+  static const guint correct[] = { 2, 0, 0 };
+  GString *out = g_string_new (NULL);
+
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    for (guint k = 0; k < 4; k++)
+      g_string_append_printf (out,
+        "{\"id\": \"hr-%u-%u\", \"group\": \"%s\", \"template\": \"hr-approver\", \"style\": \"short\", "
+        "\"text\": \"Who approves “parental leave” in %s, take %u?\", \"sql\": \"SELECT approver FROM policy "
+        "WHERE office = '%s'\", \"answer\": [[\"margit.odegaard@hr.example\"]], "
+        "\"doc_ids\": [\"HR-Policy v2.pdf#3\"], \"response\": \"%s\"%s%s, \"verdict\": \"%s\", "
+        "\"retrieval\": \"%s\", \"judge\": {\"matcher\": \"contains\", \"score\": %d}}\n",
+        g, k, groups[g], groups[g], k, groups[g],
+        k < correct[g] ? "Ask margit.odegaard@hr.example" : "Ask your manager.",
+        retrieved != NULL ? ", \"retrieved\": " : "", retrieved != NULL ? retrieved : "",
+        k < correct[g] ? "correct" : "incorrect",
+        retrieved == NULL ? "unmeasured" : k < correct[g] ? "correct" : "incorrect", k < correct[g]);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_unreported (void)
+{
+  g_autofree char *dir = grammar_test_make_tmp_dir ("grammar-report-unreported-XXXXXX");
+  g_autofree char *none_jsonl = hr_judged_jsonl (NULL);
+  g_autofree char *empty_jsonl = hr_judged_jsonl ("[]");
+  g_autofree char *none = grammar_test_write_file (dir, "hr.judged.jsonl", none_jsonl);
+  g_autofree char *empty = grammar_test_write_file (dir, "hr-reported.judged.jsonl", empty_jsonl);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  g_autofree char *markdown = NULL;
+  JsonObject *root;
+
+  {
+    g_auto (GrammarTestRun) run = { 0 };
+
+    grammar_test_run (&run, dir, "report", "-i", "hr.judged.jsonl", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    assert_line (run.out, "Warning: retrieval is unmeasured: the system reported no documents for any of the 12 "
+                 "answered records, .*point retrieved-pointer at them \\(and set reports-documents=true .*");
+    assert_line (run.out, "Retrieval accuracy +unmeasured .*");
+    assert_line (run.out, "Retrieval robustness +unmeasured .*");
+    assert_line (run.out, "Retrieval unmeasured +12 *");
+    assert_line (run.out, "Attribution of the 2 gap groups: 2 unknown \\(retrieval unmeasured\\), 0 retrieval, "
+                 "0 language-model\\.");
+    assert_line (run.out, "Retrieval is unmeasured \\(hit rate, MRR, recall, nDCG, EIR\\): .*0 without true "
+                 "documents, 12 without retrieved documents\\.");
+    assert_absent (run.out, "0.0000");
+  }
+
+  /* Reported empty lists: measured misses, blamed on retrieval. */
+  {
+    g_auto (GrammarTestRun) run = { 0 };
+
+    grammar_test_run (&run, dir, "report", "-i", "hr-reported.judged.jsonl", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    assert_absent (run.out, "Warning");
+    assert_absent (run.out, "Attribution of the");
+    assert_line (run.out, "Retrieval accuracy +0\\.1667 .*");
+  }
+
+  /* The JSON, and the compared run's warning named by its file. */
+  report = grammar_report_build_full (empty, none, NULL, NULL, 0, FALSE, 0.05, 0, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (report);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "warnings")), ==, 1);
+  g_assert_true (g_str_has_prefix (json_array_get_string_element (json_object_get_array_member (root, "warnings"), 0),
+                                   none));
+  g_assert_false (json_object_has_member (root, "attribution"));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (
+                     json_object_get_array_member (root, "gap_groups"), 0), "attribution"), ==, "retrieval");
+  markdown = render (report, GRAMMAR_REPORT_FORMAT_MARKDOWN, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "## Warnings"));
+  grammar_test_remove_tree (dir);
+}
+
 /* The report as grammar_report_write() renders grammar_report_build_full(). */
 static GBytes *
 written_from_tree (const char          *input,
@@ -1004,6 +1091,7 @@ main (int    argc,
   g_test_add_func ("/report/null-metrics", test_null_metrics);
   g_test_add_func ("/report/missing-keys", test_missing_keys);
   g_test_add_func ("/report/write-to-file", test_write_to_file);
+  g_test_add_func ("/report/unreported", test_unreported);
   g_test_add ("/report/cli/text", Fixture, NULL, fixture_set_up, test_cli_text, fixture_tear_down);
   g_test_add ("/report/cli/json", Fixture, NULL, fixture_set_up, test_cli_json, fixture_tear_down);
   g_test_add ("/report/cli/against", Fixture, NULL, fixture_set_up, test_cli_against, fixture_tear_down);

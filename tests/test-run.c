@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <signal.h>
+#include <string.h>
 
 #include <grammar.h>
 
@@ -574,6 +575,67 @@ test_run_interrupted (void)
                     "\n[matcher]\nplugin=test-contains\ndelay-ms=100\n");
 }
 
+/* A system that reports no documents (rag-test documents=false, as the
+ * http system with retrieved-pointer= empty): results without
+ * `retrieved`, retrieval unmeasured rather than 0, no gap group blamed on
+ * retrieval, and a warning on stderr and in report.json. The same system
+ * reporting its documents is measured: its gap groups are retrieval's. */
+static void
+test_run_unreported (void)
+{
+  const struct { const char *dir; const char *system; gboolean reported; } cases[] = {
+    { "unreported", "[system]\nplugin=rag-test\ndocuments=false\n", FALSE },
+    { "reported", "[system]\nplugin=rag-test\n", TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (GrammarTestRun) run = { 0 };
+      g_auto (GStrv) parts = g_strsplit (config, PIPELINE_SYSTEM, 2);
+      g_autofree char *text = g_strconcat (parts[0], cases[i].system, parts[1], NULL);
+      g_autofree char *ini = g_strdup_printf ("%s.ini", cases[i].dir);
+      g_autofree char *results = NULL;
+      g_autofree char *json = NULL;
+      g_autoptr (JsonNode) report = NULL;
+      g_autoptr (GError) error = NULL;
+      JsonObject *root, *gap;
+      guint n_gap;
+
+      g_free (grammar_test_write_file (tmp_dir, ini, text));
+      g_free (grammar_test_write_file (tmp_dir, "company.sql", script));
+      grammar_test_run (&run, tmp_dir, "run", "-c", ini, "-d", cases[i].dir, "-q", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      results = read_file (cases[i].dir, "short.results.jsonl");
+      json = read_file (cases[i].dir, "report.json");
+      report = json_from_string (json, &error);
+      g_assert_no_error (error);
+      root = json_node_get_object (report);
+      n_gap = json_object_get_int_member (json_object_get_object_member (root, "groups"), "gap");
+      g_assert_cmpuint (n_gap, >, 0);
+      if (cases[i].reported)
+        {
+          g_assert_nonnull (strstr (results, "\"retrieved\":[{\"id\":\"doc-1\""));
+          g_assert_null (strstr (run.err, "retrieval is unmeasured"));
+          g_assert_false (json_object_has_member (root, "warnings"));
+          g_assert_false (json_object_has_member (root, "attribution"));
+          continue;
+        }
+      g_assert_null (strstr (results, "\"retrieved\""));
+      grammar_test_assert_contains (run.err, "grammar report: warning: retrieval is unmeasured: the system reported "
+                                             "no documents");
+      grammar_test_assert_contains (run.err, "reports-documents");
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "warnings")), >=, 1);
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "retrieval"), "measured"), ==,
+                       0);
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "retrieval_metrics"),
+                                                   "measured"), ==, 0);
+      gap = json_object_get_object_member (json_object_get_object_member (root, "attribution"), "gap_groups");
+      g_assert_cmpint (json_object_get_int_member (gap, "unknown"), ==, n_gap);
+      g_assert_cmpint (json_object_get_int_member (gap, "retrieval"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (gap, "language-model"), ==, 0);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -593,6 +655,7 @@ main (int    argc,
   g_test_add_func ("/method/object", test_method_object);
   g_test_add_func ("/run/answer-limits", test_run_answer_limits);
   g_test_add_func ("/run/interrupted", test_run_interrupted);
+  g_test_add_func ("/run/unreported", test_run_unreported);
 
   status = g_test_run ();
   grammar_test_remove_tree (tmp_dir);

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <grammar.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -658,6 +659,18 @@ service_reply (const char *path,
     return (Reply) { 200, JSON, rfc6901_doc };
   if (g_str_equal (path, "/blank"))   /* json-glib reads it as no document (tests/fuzz) */
     return (Reply) { 200, JSON, " /* nothing */ " };
+  /* A user's service: {"data": {"answer", "sources": [{"doc_id", "snippet", "relevance"}]}} */
+  if (g_str_equal (path, "/hr/empty"))
+    return (Reply) { 200, JSON,
+      "{\"data\": {\"answer\": \"Ask Margit Ødegaard <margit.odegaard@hr.example>.\", \"sources\": []}}" };
+  if (g_str_equal (path, "/hr/null"))
+    return (Reply) { 200, JSON,
+      "{\"data\": {\"answer\": \"Ask Margit Ødegaard <margit.odegaard@hr.example>.\", \"sources\": null}}" };
+  if (g_str_equal (path, "/hr/sources"))
+    return (Reply) { 200, JSON,
+      "{\"data\": {\"answer\": \"Ask Margit Ødegaard <margit.odegaard@hr.example>.\", \"sources\":"
+      " [{\"doc_id\": \"HR-Policy v2.pdf#3\", \"snippet\": \"Leave is approved by “HR Operations”.\","
+      " \"relevance\": 0.87}]}}" };
   return (Reply) { 404, "text/plain", "not found" };
 }
 
@@ -1174,7 +1187,7 @@ test_http_defaults (void)
   g_assert_null (authorization);
 }
 
-/* null answer: an empty response, no error; null retrieved: none. */
+/* null answer: an empty response, no error; null retrieved: not reported. */
 static void
 test_http_null (void)
 {
@@ -1186,7 +1199,149 @@ test_http_null (void)
   answer = grammar_system_answer (system, "q", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (grammar_answer_get_response (answer), ==, "");
-  g_assert_cmpuint (grammar_answer_get_retrieved (answer)->len, ==, 0);
+  g_assert_null (grammar_answer_get_retrieved (answer));
+}
+
+/* The keys of the user's service at @path: where the answer and the
+ * sources are. */
+static GrammarSystem *
+hr_build (const char  *path,
+          const char  *retrieved_pointer,
+          const char  *reports_documents,
+          GError     **error)
+{
+  return http_build (path, error,
+                     "system.answer-pointer", "/data/answer",
+                     "system.retrieved-pointer", retrieved_pointer,
+                     "system.retrieved-id-pointer", "/doc_id",
+                     "system.retrieved-text-pointer", "/snippet",
+                     "system.retrieved-score-pointer", "/relevance",
+                     reports_documents != NULL ? "system.reports-documents" : NULL, reports_documents,
+                     NULL);
+}
+
+/* "Not reported" (no documents: retrieval unmeasured) against "reported
+ * empty" (a retrieval miss): an empty sources list is not reported
+ * unless reports-documents says the service always reports them; a null
+ * list and retrieved-pointer= are never reported; real sources are
+ * read either way. */
+static void
+test_http_unreported (void)
+{
+  const struct { const char *path; const char *pointer; const char *reports; int n_hits; } cases[] = {
+    { "/hr/empty", "/data/sources", NULL, -1 },
+    { "/hr/empty", "/data/sources", "false", -1 },
+    { "/hr/empty", "/data/sources", "true", 0 },
+    { "/hr/null", "/data/sources", NULL, -1 },
+    { "/hr/null", "/data/sources", "true", -1 },
+    { "/hr/sources", "", NULL, -1 },
+    { "/hr/sources", "/data/sources", NULL, 1 },
+    { "/hr/sources", "/data/sources", "true", 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GrammarAnswer) answer = NULL;
+      g_autoptr (GrammarSystem) system = hr_build (cases[i].path, cases[i].pointer, cases[i].reports, &error);
+      GPtrArray *hits;
+
+      g_test_message ("%s retrieved-pointer=%s reports-documents=%s", cases[i].path, cases[i].pointer,
+                      cases[i].reports != NULL ? cases[i].reports : "(unset)");
+      g_assert_no_error (error);
+      answer = grammar_system_answer (system, "Who approves “parental leave”?", NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (grammar_answer_get_response (answer), ==, "Ask Margit Ødegaard <margit.odegaard@hr.example>.");
+      hits = grammar_answer_get_retrieved (answer);
+      if (cases[i].n_hits < 0)
+        {
+          g_assert_null (hits);
+          continue;
+        }
+      g_assert_nonnull (hits);
+      g_assert_cmpuint (hits->len, ==, (guint) cases[i].n_hits);
+      if (hits->len > 0)
+        assert_hit (answer, 0, "HR-Policy v2.pdf#3", 0.87, "Leave is approved by “HR Operations”.");
+    }
+}
+
+/* reports-documents=true without retrieved-pointer: refused when built,
+ * naming both keys. */
+static void
+test_http_reports_documents_config (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) system = hr_build ("/hr/empty", "", "true", &error);
+  g_autoptr (GrammarSystem) plain = NULL;
+  gboolean reports = TRUE;
+
+  g_assert_null (system);
+  g_assert_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE);
+  assert_contains (error->message, "reports-documents=true needs retrieved-pointer");
+  g_clear_error (&error);
+
+  plain = http_build ("/hr/empty", &error, NULL);
+  g_assert_no_error (error);
+  g_object_get (plain, "reports-documents", &reports, NULL);
+  g_assert_false (reports);
+}
+
+/* Through the rag runner into results.jsonl: no `retrieved` member when
+ * the service reported none, `"retrieved": []` when it says it reports
+ * them and found none, the sources otherwise. */
+static void
+test_http_results_file (void)
+{
+  /* n_retrieved -1: no member */
+  const struct { const char *path; const char *reports; int n_retrieved; } cases[] = {
+    { "/hr/empty", NULL, -1 },
+    { "/hr/empty", "true", 0 },
+    { "/hr/sources", NULL, 1 },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("test-systems-XXXXXX", NULL);
+  g_autofree char *input = g_build_filename (dir, "hr.dataset.jsonl", NULL);
+  const char *dataset =
+    "{\"id\":\"HR-7\",\"group\":\"q7\",\"text\":\"Who approves “parental leave”?\","
+    "\"doc_ids\":[\"HR-Policy v2.pdf#3\"]}\n";
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_set_contents (input, dataset, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GrammarSystem) system = hr_build (cases[i].path, "/data/sources", cases[i].reports, &error);
+      g_autoptr (GrammarRagRunner) runner = NULL;
+      g_autofree char *output = g_build_filename (dir, "hr.results.jsonl", NULL);
+      g_autofree char *contents = NULL;
+      g_autoptr (JsonNode) line = NULL;
+      JsonObject *object;
+
+      g_assert_no_error (error);
+      runner = grammar_rag_runner_new (system);
+      g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (output, &contents, NULL, NULL));
+      line = json_from_string (contents, &error);
+      g_assert_no_error (error);
+      object = json_node_get_object (line);
+      g_assert_cmpstr (json_object_get_string_member (object, "response"), ==,
+                       "Ask Margit Ødegaard <margit.odegaard@hr.example>.");
+      if (cases[i].n_retrieved < 0)
+        g_assert_false (json_object_has_member (object, "retrieved"));
+      else
+        {
+          JsonArray *retrieved = json_object_get_array_member (object, "retrieved");
+
+          g_assert_nonnull (retrieved);
+          g_assert_cmpuint (json_array_get_length (retrieved), ==, (guint) cases[i].n_retrieved);
+          if (cases[i].n_retrieved > 0)
+            g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (retrieved, 0), "id"), ==,
+                             "HR-Policy v2.pdf#3");
+        }
+      g_assert_cmpint (g_remove (output), ==, 0);
+    }
+  g_assert_cmpint (g_remove (input), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 /* RFC 6901's own examples, "~01" unescaped in one pass, array indices,
@@ -1235,7 +1390,7 @@ test_http_pointers (void)
         {
           g_assert_no_error (error);
           g_assert_cmpstr (grammar_answer_get_response (answer), ==, cases[i].answer);
-          g_assert_cmpuint (grammar_answer_get_retrieved (answer)->len, ==, 0);
+          g_assert_null (grammar_answer_get_retrieved (answer));
         }
       else
         {
@@ -1569,6 +1724,9 @@ main (int    argc,
   g_test_add_func ("/http/concurrent", test_http_concurrent);
   g_test_add_func ("/http/config", test_http_config);
   g_test_add_func ("/http/query-pointer", test_http_query_pointer);
+  g_test_add_func ("/http/unreported", test_http_unreported);
+  g_test_add_func ("/http/reports-documents-config", test_http_reports_documents_config);
+  g_test_add_func ("/http/results-file", test_http_results_file);
 
   status = g_test_run ();
   service_stop ();

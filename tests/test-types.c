@@ -815,8 +815,18 @@ test_answer_and_documents (void)
   g_assert_cmpstr (grammar_hit_get_document_id (hit), ==, "d1");
   g_assert_cmpfloat (grammar_hit_get_score (hit), ==, 3.5);
 
-  g_assert_nonnull (grammar_answer_get_retrieved (bare));
-  g_assert_cmpuint (grammar_answer_get_retrieved (bare)->len, ==, 0);
+  /* Not reported (NULL) and reported empty (a miss) stay apart. */
+  g_assert_null (grammar_answer_get_retrieved (bare));
+  g_assert_false (grammar_answer_has_retrieved (bare));
+  g_assert_true (grammar_answer_has_retrieved (answer));
+  {
+    g_autoptr (GPtrArray) none = g_ptr_array_new_with_free_func (g_object_unref);
+    g_autoptr (GrammarAnswer) missed = grammar_answer_new ("Margit Ødegaard <margit@hr.example>", none);
+
+    g_assert_nonnull (grammar_answer_get_retrieved (missed));
+    g_assert_true (grammar_answer_has_retrieved (missed));
+    g_assert_cmpuint (grammar_answer_get_retrieved (missed)->len, ==, 0);
+  }
 
   g_assert_cmpstr (grammar_document_get_id (document), ==, "d1");
   g_assert_null (grammar_document_get_title (document));

@@ -15,13 +15,19 @@
  * was asked for some (for SelfCheck-style evaluators). Answers are
  * immutable once made, but for the samples, set once by the system that
  * made the answer.
+ *
+ * "Not reported" and "nothing retrieved" are different answers: a
+ * system that does not tell its documents makes its answer with
+ * %NULL, and grammar_answer_get_retrieved() returns %NULL, so that
+ * retrieval is unmeasured for it; an empty array is a system that
+ * reports its documents and retrieved none, a measured miss.
  */
 struct _GrammarAnswer
 {
   GObject parent_instance;
 
   char *response;
-  GPtrArray *retrieved;  /* GrammarHit */
+  GPtrArray *retrieved;  /* GrammarHit; NULL: not reported */
   GStrv samples;         /* NULL: none asked */
 };
 
@@ -33,7 +39,7 @@ grammar_answer_finalize (GObject *object)
   GrammarAnswer *self = GRAMMAR_ANSWER (object);
 
   g_free (self->response);
-  g_ptr_array_unref (self->retrieved);
+  g_clear_pointer (&self->retrieved, g_ptr_array_unref);
   g_strfreev (self->samples);
 
   G_OBJECT_CLASS (grammar_answer_parent_class)->finalize (object);
@@ -48,7 +54,6 @@ grammar_answer_class_init (GrammarAnswerClass *klass)
 static void
 grammar_answer_init (GrammarAnswer *self)
 {
-  self->retrieved = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 /**
@@ -58,6 +63,12 @@ grammar_answer_init (GrammarAnswer *self)
  *
  * Makes an answer. The hits of @retrieved are referenced, not the array
  * itself: changing @retrieved later does not change the answer.
+ *
+ * An empty @retrieved says that the system retrieved nothing (retrieval
+ * is measured, and missed); %NULL that it did not report its documents
+ * (retrieval is unmeasured). Earlier versions turned a %NULL
+ * @retrieved into an empty array, which made every such answer a
+ * retrieval miss.
  *
  * Returns: (transfer full): a new #GrammarAnswer
  */
@@ -75,8 +86,11 @@ grammar_answer_new (const char *response,
   self = g_object_new (GRAMMAR_TYPE_ANSWER, NULL);
   self->response = g_strdup (response);
   if (retrieved != NULL)
-    for (guint i = 0; i < retrieved->len; i++)
-      g_ptr_array_add (self->retrieved, g_object_ref (g_ptr_array_index (retrieved, i)));
+    {
+      self->retrieved = g_ptr_array_new_full (retrieved->len, g_object_unref);
+      for (guint i = 0; i < retrieved->len; i++)
+        g_ptr_array_add (self->retrieved, g_object_ref (g_ptr_array_index (retrieved, i)));
+    }
   return self;
 }
 
@@ -97,13 +111,38 @@ grammar_answer_get_response (GrammarAnswer *self)
  * grammar_answer_get_retrieved:
  * @self: a #GrammarAnswer
  *
- * Returns: (transfer none) (element-type GrammarHit): the retrieved documents in rank order; empty when the system did not tell them
+ * The documents the system retrieved. %NULL when the system did not
+ * report them (the `http` system with `retrieved-pointer=` empty, for
+ * instance): retrieval is then unmeasured, not a miss. An empty array
+ * is a system that reports its documents and retrieved none.
+ *
+ * Returns: (transfer none) (nullable) (element-type GrammarHit): the
+ *   retrieved documents in rank order, or %NULL when the system did not
+ *   report them
  */
 GPtrArray *
 grammar_answer_get_retrieved (GrammarAnswer *self)
 {
   g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), NULL);
   return self->retrieved;
+}
+
+/**
+ * grammar_answer_has_retrieved:
+ * @self: a #GrammarAnswer
+ *
+ * Whether the system reported the documents it retrieved, even none:
+ * grammar_answer_get_retrieved() is not %NULL. Bindings that turn a
+ * %NULL array into an empty list (PyGObject does) tell "not reported"
+ * from "retrieved nothing" with this.
+ *
+ * Returns: %TRUE when the answer has retrieved documents, possibly none
+ */
+gboolean
+grammar_answer_has_retrieved (GrammarAnswer *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), FALSE);
+  return self->retrieved != NULL;
 }
 
 /**

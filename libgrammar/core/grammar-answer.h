@@ -28,6 +28,8 @@ const char         *grammar_answer_get_response  (GrammarAnswer      *self);
 GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray          *grammar_answer_get_retrieved (GrammarAnswer      *self);
 GRAMMAR_AVAILABLE_IN_ALL
+gboolean            grammar_answer_has_retrieved (GrammarAnswer      *self);
+GRAMMAR_AVAILABLE_IN_ALL
 const char * const *grammar_answer_get_samples   (GrammarAnswer      *self);
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_answer_set_samples   (GrammarAnswer      *self,

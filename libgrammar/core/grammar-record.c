@@ -30,7 +30,10 @@
  * - `samples`: an array of strings, stochastic responses the system gave
  *   besides `response` (only when it was asked for some)
  * - `retrieved`: an array of `{"id": string, "score": number, "text": string}`,
- *   the text being optional
+ *   the text being optional. Absent (or null, when read) when the query
+ *   failed or the system did not report its documents: retrieval is
+ *   then unmeasured. An empty array is a system that reports its
+ *   documents and retrieved none, a measured miss.
  * - `error`: a string, or null
  * - `latency_ms`: a number, how long the system under test took to answer,
  *   in milliseconds
@@ -350,6 +353,12 @@ read_retrieved (GrammarRecord  *self,
   g_autoptr (GPtrArray) hits = g_ptr_array_new_with_free_func (g_object_unref);
   JsonArray *array;
 
+  /* null: the system did not report its documents, as if absent. */
+  if (JSON_NODE_HOLDS_NULL (node))
+    {
+      g_clear_pointer (&self->retrieved, g_ptr_array_unref);
+      return TRUE;
+    }
   if (!JSON_NODE_HOLDS_ARRAY (node))
     return invalid_member (error, "retrieved", expected);
   array = json_node_get_array (node);
@@ -1035,13 +1044,32 @@ grammar_record_set_response (GrammarRecord *self,
  * grammar_record_get_retrieved:
  * @self: a #GrammarRecord
  *
- * Returns: (transfer none) (nullable) (element-type GrammarHit): the documents the system retrieved, in rank order, or %NULL when unset
+ * Returns: (transfer none) (nullable) (element-type GrammarHit): the documents the system retrieved, in rank order, or %NULL when unset (the query failed, or the system did not report its documents)
  */
 GPtrArray *
 grammar_record_get_retrieved (GrammarRecord *self)
 {
   g_return_val_if_fail (GRAMMAR_IS_RECORD (self), NULL);
   return self->retrieved;
+}
+
+/**
+ * grammar_record_has_retrieved:
+ * @self: a #GrammarRecord
+ *
+ * Whether the record has a `retrieved` member, even an empty one: the
+ * system reported its documents. Without one the query failed or the
+ * system did not report them, and retrieval is unmeasured. Bindings
+ * that turn a %NULL array into an empty list (PyGObject does) tell the
+ * two apart with this.
+ *
+ * Returns: %TRUE when grammar_record_get_retrieved() is not %NULL
+ */
+gboolean
+grammar_record_has_retrieved (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), FALSE);
+  return self->retrieved != NULL;
 }
 
 /**

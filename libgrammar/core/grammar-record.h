@@ -89,6 +89,8 @@ void                grammar_record_set_response          (GrammarRecord      *se
 GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray          *grammar_record_get_retrieved         (GrammarRecord      *self);
 GRAMMAR_AVAILABLE_IN_ALL
+gboolean            grammar_record_has_retrieved         (GrammarRecord      *self);
+GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_record_set_retrieved         (GrammarRecord      *self,
                                                           GPtrArray          *retrieved);
 GRAMMAR_AVAILABLE_IN_ALL

@@ -49,8 +49,10 @@
  * accuracy (language-model errors removed) differs significantly too, in
  * the same direction and by at least half the accuracy difference,
  * `both` when it differs significantly but by less, `language-model`
- * otherwise. `undetermined` when the accuracy difference is not
- * significant.
+ * otherwise; `unknown` when retrieval accuracy is undefined on a side
+ * (its system reported no documents, so nothing says whether the
+ * context was sufficient). `undetermined` when the accuracy difference
+ * is not significant.
  */
 /* One side of the comparison: the groups it keeps. */
 typedef struct
@@ -228,6 +230,13 @@ decide (const Test tests[N_TESTS],
   if (!verdict.significant)
     return verdict;
 
+  /* Retrieval unmeasured on a side: language-model errors cannot be
+   * told from retrieval's, and blaming either would be a guess. */
+  if (!isfinite (retrieval->difference))
+    {
+      verdict.module = "unknown";
+      return verdict;
+    }
   /* With language-model errors removed (an incorrect answer on a
    * sufficient context counts as retrieval-correct), what is left of the
    * difference is the retrieval's. A difference in the other direction
@@ -355,6 +364,9 @@ attribute (const Test     tests[N_TESTS],
   if (g_str_equal (verdict->module, "retrieval"))
     return g_strdup_printf ("; the accuracy difference remains with language-model errors removed (%s, %s): "
                             "retrieval accounts for it", retrieval_rates, p);
+  if (g_str_equal (verdict->module, "unknown"))
+    return g_strdup_printf ("; retrieval was not measured (%s): whether retrieval or the language model accounts "
+                            "for it is unknown", retrieval_rates);
   if (g_str_equal (verdict->module, "both"))
     return g_strdup_printf ("; the accuracy difference shrinks by more than half with language-model errors "
                             "removed (%s, %s): both retrieval and the language model account for it",

@@ -39,6 +39,54 @@ group_attribution (const GrammarEvaluationGroup *group)
   return "unknown";
 }
 
+/* The gap groups by attribution, written only when some is unknown:
+ * the share of the groups that no figure can blame on either module. */
+static void
+add_gap_attribution (JsonBuilder       *builder,
+                     GrammarEvaluation *self)
+{
+  static const char * const modules[] = { "language-model", "retrieval", "unknown" };
+  guint64 counts[G_N_ELEMENTS (modules)] = { 0 };
+
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      const GrammarEvaluationGroup *group = g_ptr_array_index (self->groups, i);
+      const char *module;
+
+      if (group->tag != GRAMMAR_GROUP_GAP)
+        continue;
+      module = group_attribution (group);
+      for (guint m = 0; m < G_N_ELEMENTS (modules); m++)
+        counts[m] += g_str_equal (module, modules[m]);
+    }
+  if (counts[2] == 0)
+    return;
+  json_builder_set_member_name (builder, "attribution");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "gap_groups");
+  json_builder_begin_object (builder);
+  for (guint m = 0; m < G_N_ELEMENTS (modules); m++)
+    grammar_json_add_int (builder, modules[m], counts[m]);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+}
+
+/* `warnings`, only when there is one: a run whose system reported no
+ * documents at all. */
+static void
+add_warnings (JsonBuilder       *builder,
+              GrammarEvaluation *self)
+{
+  g_autofree char *unreported = grammar_evaluation_dup_unreported_warning (self);
+
+  if (unreported == NULL)
+    return;
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, unreported);
+  json_builder_end_array (builder);
+}
+
 /* JSON */
 
 static void
@@ -365,8 +413,10 @@ grammar_evaluation_build_json (GrammarEvaluation  *self,
   for (guint i = 0; styles[i] != NULL; i++)
     json_builder_add_string_value (builder, styles[i]);
   json_builder_end_array (builder);
+  add_warnings (builder, self);
 
   add_tally (builder, &self->tally);
+  add_gap_attribution (builder, self);
   add_breakdown (builder, "by_template", self, GRAMMAR_EVALUATION_BY_TEMPLATE);
   add_breakdown (builder, "by_style", self, GRAMMAR_EVALUATION_BY_STYLE);
   add_breakdown (builder, "by_table", self, GRAMMAR_EVALUATION_BY_TABLE);

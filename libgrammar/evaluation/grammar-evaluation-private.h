@@ -132,6 +132,8 @@ struct _GrammarEvaluation
   GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
   GHashTable *templates;   /* template id (interned) → GrammarEvaluationExample */
   GrammarEvaluationTally tally;
+  guint64 answered;        /* records with a response */
+  guint64 reported;        /* records whose system reported its documents (`retrieved`, even empty) */
 };
 
 G_GNUC_INTERNAL
@@ -151,6 +153,8 @@ G_GNUC_INTERNAL
 GrammarVerdictKind  grammar_evaluation_answer_verdict    (GrammarRecord                *record);
 G_GNUC_INTERNAL
 GrammarVerdictKind  grammar_evaluation_retrieval_verdict (GrammarRecord                *record);
+G_GNUC_INTERNAL
+char               *grammar_evaluation_dup_unreported_warning (GrammarEvaluation       *self);
 G_GNUC_INTERNAL
 int                 grammar_evaluation_compare_ids       (const char                   *a,
                                                           const char                   *b);

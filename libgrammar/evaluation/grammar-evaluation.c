@@ -128,13 +128,37 @@ grammar_evaluation_answer_verdict (GrammarRecord *record)
 }
 
 /* A correct answer implies that the context was sufficient, whatever the
- * retrieval judge said. */
+ * retrieval judge said; but a system that did not report its documents
+ * (no `retrieved`) and was given no retrieval verdict has its retrieval
+ * unmeasured: it may not have retrieved at all. */
 GrammarVerdictKind
 grammar_evaluation_retrieval_verdict (GrammarRecord *record)
 {
-  if (grammar_evaluation_answer_verdict (record) == GRAMMAR_VERDICT_CORRECT)
+  GrammarVerdictKind judged = grammar_record_get_retrieval_verdict (record);
+
+  if (grammar_evaluation_answer_verdict (record) == GRAMMAR_VERDICT_CORRECT &&
+      (grammar_record_get_retrieved (record) != NULL || judged != GRAMMAR_VERDICT_UNMEASURED))
     return GRAMMAR_VERDICT_CORRECT;
-  return grammar_record_get_retrieval_verdict (record);
+  return judged;
+}
+
+/*
+ * grammar_evaluation_dup_unreported_warning:
+ *
+ * The warning of a run whose system answered but reported no documents
+ * for any record: its retrieval figures and attribution are unmeasured,
+ * not zero. %NULL when some record has documents, or none was answered.
+ */
+char *
+grammar_evaluation_dup_unreported_warning (GrammarEvaluation *self)
+{
+  if (self->answered == 0 || self->reported > 0)
+    return NULL;
+  return g_strdup_printf ("retrieval is unmeasured: the system reported no documents for any of the %" G_GUINT64_FORMAT
+                          " answered records, so hit rate, MRR, recall and the retrieval/language-model attribution "
+                          "are unknown, not zero; if the service does return its documents, point "
+                          "retrieved-pointer at them (and set reports-documents=true when an empty list means it "
+                          "found none)", self->answered);
 }
 
 /* Group ids like "q2" and "q10" sort in their numeric order. */
@@ -548,6 +572,11 @@ add_record (Adding         *adding,
   g_array_append_val (self->next, none);
   is_correct = answer == GRAMMAR_VERDICT_CORRECT;
   g_byte_array_append (self->correct, &is_correct, 1);
+  if (grammar_record_get_response (record) != NULL)
+    {
+      self->answered++;
+      self->reported += grammar_record_get_retrieved (record) != NULL;
+    }
   COUNT (group, answer, retrieval);
   count_key (group, GRAMMAR_EVALUATION_BY_TEMPLATE, template_id != NULL ? template_id : no_key, answer, retrieval);
   count_key (group, GRAMMAR_EVALUATION_BY_STYLE, style != NULL ? style : no_key, answer, retrieval);

@@ -246,6 +246,20 @@ make_dataset (Work          *work,
   return TRUE;
 }
 
+/* The report's `warnings` (retrieval unmeasured, ...) as the stage's, so
+ * that they are shown where the run is watched, not only in the files. */
+static void
+add_report_warnings (Work     *work,
+                     JsonNode *report)
+{
+  JsonObject *root = json_node_get_object (report);
+  JsonArray *warnings = json_object_has_member (root, "warnings") ? json_object_get_array_member (root, "warnings")
+                                                                   : NULL;
+
+  for (guint i = 0; warnings != NULL && i < json_array_get_length (warnings); i++)
+    g_ptr_array_add (work->warnings, g_strdup (json_array_get_string_element (warnings, i)));
+}
+
 /* The report: every style's row in the breakdown by style, the
  * comparison of the two styles of compare= (the first two by default)
  * with its conclusion, and the first style against each other one. */
@@ -277,6 +291,7 @@ make_report (Work          *work,
   full = grammar_report_build_styles (judged, a, b, assessed, 0.05, 0, error);
   if (full == NULL)
     return FALSE;
+  add_report_warnings (work, full);
   for (guint i = 0; i < G_N_ELEMENTS (report_formats); i++)
     {
       g_autofree char *path = g_build_filename (self->outdir, report_formats[i].file, NULL);

@@ -380,6 +380,37 @@ add_title (GrammarReportDocument *doc,
     add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("Styles: %s.", styles));
 }
 
+/* The report's `warnings`, before any figure they qualify. */
+static void
+add_warnings (GrammarReportDocument *doc,
+              JsonObject            *root)
+{
+  JsonArray *warnings = grammar_report_member_array (root, "warnings");
+
+  if (warnings == NULL || json_array_get_length (warnings) == 0)
+    return;
+  add_block (doc, BLOCK_HEADING, 2, g_strdup ("Warnings"));
+  for (guint i = 0; i < json_array_get_length (warnings); i++)
+    {
+      JsonNode *node = json_array_get_element (warnings, i);
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf ("Warning: %s.", json_node_get_string (node)));
+    }
+}
+
+/* A retrieval rate, "unmeasured" when no record's retrieval was measured
+ * (a system that reports no documents), rather than a bare "—". */
+static char *
+format_retrieval_rate (JsonObject *retrieval,
+                       const char *name)
+{
+  if (retrieval != NULL && grammar_report_member (retrieval, "measured") != NULL &&
+      grammar_report_member_number (retrieval, "measured") <= 0)
+    return g_strdup ("unmeasured");
+  return grammar_report_format_rate (retrieval, name);
+}
+
 static void
 add_summary (GrammarReportDocument *doc,
              JsonObject            *root)
@@ -401,9 +432,9 @@ add_summary (GrammarReportDocument *doc,
              grammar_report_format_interval (intervals, "robustness"));
   table_add (table, g_strdup ("Knowledge accuracy"), grammar_report_format_rate (root, "knowledge_accuracy"),
              g_strdup (""));
-  table_add (table, g_strdup ("Retrieval accuracy"), grammar_report_format_rate (retrieval, "accuracy"),
+  table_add (table, g_strdup ("Retrieval accuracy"), format_retrieval_rate (retrieval, "accuracy"),
              grammar_report_format_interval (intervals, "retrieval_accuracy"));
-  table_add (table, g_strdup ("Retrieval robustness"), grammar_report_format_rate (retrieval, "robustness"),
+  table_add (table, g_strdup ("Retrieval robustness"), format_retrieval_rate (retrieval, "robustness"),
              grammar_report_format_interval (intervals, "retrieval_robustness"));
   if (retrieval != NULL && grammar_report_member (retrieval, "unmeasured") != NULL) table_add (table,
       g_strdup ("Retrieval unmeasured"), grammar_report_format_count (retrieval, "unmeasured"), g_strdup (""));
@@ -533,6 +564,26 @@ add_breakdowns (GrammarReportDocument *doc,
   add_breakdown (doc, root, "by_table", "By table", NULL);
 }
 
+/* How many gap groups no figure can blame on either module, from the
+ * report's `attribution` (written only when some are unknown). */
+static void
+add_unknown_share (GrammarReportDocument *doc,
+                   JsonObject            *root,
+                   const char            *total)
+{
+  JsonObject *gap = grammar_report_member_object (grammar_report_member_object (root, "attribution"), "gap_groups");
+  g_autofree char *language_model = NULL, *retrieval = NULL, *unknown = NULL;
+
+  if (gap == NULL)
+    return;
+  language_model = grammar_report_format_count (gap, "language-model");
+  retrieval = grammar_report_format_count (gap, "retrieval");
+  unknown = grammar_report_format_count (gap, "unknown");
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "Attribution of the %s gap groups: %s unknown (retrieval unmeasured), %s retrieval, %s language-model.",
+    total, unknown, retrieval, language_model));
+}
+
 static void
 add_gap_groups (GrammarReportDocument *doc,
                 JsonObject            *root)
@@ -551,6 +602,7 @@ add_gap_groups (GrammarReportDocument *doc,
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
     "%u of %s gap groups listed. Attribution: language-model when a record of the group had a "
     "sufficient context, retrieval when none had, unknown when retrieval was not measured.", n, total));
+  add_unknown_share (doc, root, total);
   table = TABLE_NEW (gap_columns, TRUE);
   for (guint i = 0; i < n; i++)
     {
@@ -1131,8 +1183,9 @@ add_retrieval_metrics (GrammarReportDocument *doc,
   if (grammar_report_member_number (measures, "measured") <= 0)
     {
       add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
-        "No record has both true documents (doc_ids) and the documents the system retrieved (retrieved): "
-        "%s without true documents, %s without retrieved documents.", no_true, no_retrieval));
+        "Retrieval is unmeasured (hit rate, MRR, recall, nDCG, EIR): no record has both true documents (doc_ids) "
+        "and the documents the system retrieved (retrieved): %s without true documents, %s without retrieved "
+        "documents.", no_true, no_retrieval));
       return;
     }
   add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
@@ -1294,6 +1347,7 @@ grammar_report_document_build (JsonObject *root,
 
   doc->templates = grammar_report_member_object (root, "templates");
   add_title (doc, root);
+  add_warnings (doc, root);
   add_summary (doc, root);
   add_groups (doc, root);
   add_breakdowns (doc, root);

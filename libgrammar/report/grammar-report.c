@@ -334,6 +334,31 @@ read_judged (const char               *path,
   return g_steal_pointer (&evaluation);
 }
 
+/* The warning of the compared run @b, when it has one, added to the
+ * report's `warnings` with the run named. */
+static void
+add_against_warning (JsonObject        *root,
+                     GrammarEvaluation *b,
+                     const char        *against)
+{
+  g_autofree char *warning = grammar_evaluation_dup_unreported_warning (b);
+  g_autofree char *named = NULL;
+  JsonArray *warnings;
+
+  if (warning == NULL)
+    return;
+  if (!json_object_has_member (root, "warnings"))
+    {
+      json_object_set_array_member (root, "warnings", json_array_new ());
+      named = g_strdup_printf ("%s: %s", against, warning);
+    }
+  else  /* the run's own warning says it all already */
+    named = g_strdup_printf ("%s: retrieval is unmeasured there too, its system reported no documents either",
+                             against);
+  warnings = json_object_get_array_member (root, "warnings");
+  json_array_add_string_element (warnings, named);
+}
+
 /* The report of grammar_report_build_full(); with @lists FALSE its
  * `gap_groups` and `debug` are empty and @input's evaluation is returned
  * in @evaluation, for a writer that reads them one at a time. */
@@ -376,6 +401,7 @@ build (const char          *input,
       b = read_judged (against, 1, cutoffs, n_cutoffs, reliability, &retrieval_b, error);
       if (b == NULL)
         return NULL;
+      add_against_warning (root, b, against);
       comparison = grammar_comparison_new (a, b, balance, alpha, error);
       if (comparison == NULL)
         return NULL;

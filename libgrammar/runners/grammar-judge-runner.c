@@ -32,17 +32,21 @@
  *   ids of its `retrieved` documents, incorrect otherwise;
  * - `any`: correct when at least one of them is;
  * - `context` ("context comparison"): a record whose answer is correct
- *   is correct; an incorrect record of a non-robust group (one whose
- *   other records have some correct answers) is correct when it
+ *   is correct (when it reported its documents); an incorrect record of
+ *   a non-robust group (one whose other records have some correct
+ *   answers) is correct when it
  *   retrieved the same set of documents as a correct record of its
  *   group, since the language model then failed with a context that was
- *   enough, and incorrect otherwise; the records of a gap group (no
- *   correct answer) have nothing to compare with and are unmeasured;
+ *   enough, and incorrect otherwise (unmeasured when a correct record
+ *   of the group did not report its documents); the records of a gap
+ *   group (no correct answer) have nothing to compare with and are
+ *   unmeasured;
  * - `auto`, the default: `all` for a record with `doc_ids`, `context`
  *   for one without.
  *
- * A record whose system failed (no `retrieved`), a record without
- * `doc_ids` under `all` or `any`, and a record whose answer is
+ * A record without `retrieved` (its system failed, or did not report
+ * its documents: an empty `retrieved` is reported, a miss), a record
+ * without `doc_ids` under `all` or `any`, and a record whose answer is
  * unmeasured under `context` get an unmeasured retrieval verdict.
  *
  * With #GrammarJudgeRunner:closed-domain, a record with `doc_ids`
@@ -274,6 +278,7 @@ answer_kind (GrammarRecord *record)
 typedef struct
 {
   gboolean any_correct;
+  gboolean unknown_correct;  /* a correct record did not report its documents */
   GHashTable *correct_sets;  /* retrieved_key() of correct records */
 } GroupContext;
 
@@ -290,6 +295,8 @@ note_context (GroupContext       *context,
   context->any_correct = TRUE;
   if (key != NULL)
     g_hash_table_add (context->correct_sets, key);
+  else
+    context->unknown_correct = TRUE;
 }
 
 static GrammarVerdictKind
@@ -298,6 +305,10 @@ context_verdict (GrammarRecord *record,
 {
   g_autofree char *key = NULL;
 
+  /* Not reported (or failed): nothing to say about the retrieval, even
+   * of a correct answer, which the system may have given without any. */
+  if (grammar_record_get_retrieved (record) == NULL)
+    return GRAMMAR_VERDICT_UNMEASURED;
   switch (answer_kind (record))
     {
     case GRAMMAR_VERDICT_CORRECT:
@@ -313,15 +324,19 @@ context_verdict (GrammarRecord *record,
   if (!context->any_correct || key == NULL)
     return GRAMMAR_VERDICT_UNMEASURED;
   /* The same documents let another query of the group be answered:
-   * the context was enough, the language model failed. */
-  return g_hash_table_contains (context->correct_sets, key) ? GRAMMAR_VERDICT_CORRECT : GRAMMAR_VERDICT_INCORRECT;
+   * the context was enough, the language model failed. Other documents
+   * than every correct record's: the retrieval failed, unless a correct
+   * record did not say which documents it had. */
+  if (g_hash_table_contains (context->correct_sets, key))
+    return GRAMMAR_VERDICT_CORRECT;
+  return context->unknown_correct ? GRAMMAR_VERDICT_UNMEASURED : GRAMMAR_VERDICT_INCORRECT;
 }
 
 static void
 set_retrieval_verdicts (Group *group,
                         GrammarRetrievalRule rule)
 {
-  GroupContext context = { FALSE, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
+  GroupContext context = { FALSE, FALSE, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
 
   for (guint i = 0; i < group->known->len; i++)
     {

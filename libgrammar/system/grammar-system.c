@@ -17,6 +17,11 @@
  * with a language model, the user's own service, or answers read from
  * a file.
  *
+ * A system that does not tell its documents answers with
+ * grammar_answer_new (response, %NULL): its retrieval is then unmeasured.
+ * An empty array says that it reports its documents and retrieved none,
+ * which counts as a retrieval miss.
+ *
  * Plugins implement the `grammar-system` extension point
  * (%GRAMMAR_SYSTEM_EXTENSION_POINT_NAME) with either the blocking
  * #GrammarSystemInterface.answer or the asynchronous pair

@@ -46,8 +46,10 @@ grammar_metric_support_context (GrammarRecord *record)
   return context->len > 0 ? g_string_free (g_steal_pointer (&context), FALSE) : NULL;
 }
 
-/* A record with a response must say what the system retrieved, with the
- * texts: a file without them cannot be judged against its context. */
+/* The documents a record's system reported must have their texts: a
+ * file with ids only cannot be judged against its context. A record
+ * without `retrieved` (its system reported no documents) passes: it has
+ * no context, and its score is unmeasured, as for an empty list. */
 gboolean
 grammar_metric_support_need_texts (GrammarRecord  *record,
                                    const char     *plugin,
@@ -55,15 +57,8 @@ grammar_metric_support_need_texts (GrammarRecord  *record,
 {
   GPtrArray *hits = grammar_record_get_retrieved (record);
 
-  if (grammar_record_get_response (record) == NULL)
+  if (grammar_record_get_response (record) == NULL || hits == NULL)
     return TRUE;
-  if (hits == NULL)
-    {
-      g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_INVALID_INPUT,
-                   "%s needs the retrieved contexts, and the record has no member “retrieved”: "
-                   "use a system that reports what it retrieved", plugin);
-      return FALSE;
-    }
   for (guint i = 0; i < hits->len; i++)
     if (grammar_hit_get_text (g_ptr_array_index (hits, i)) == NULL)
       {

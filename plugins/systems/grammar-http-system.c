@@ -48,6 +48,13 @@
  * documents are read from its reply, and written verbatim into the
  * request to #GrammarHttpSystem:url at
  * #GrammarHttpSystem:documents-pointer, whose reply gives the answer.
+ * A reply without documents is not taken for a retrieval miss unless
+ * the service says it reports them: with #GrammarHttpSystem:retrieved-pointer
+ * empty, a pointer that finds null, or an empty array the answer has no
+ * retrieved documents at all (grammar_answer_get_retrieved() is %NULL)
+ * and retrieval is unmeasured. With
+ * #GrammarHttpSystem:reports-documents an empty array is a measured
+ * miss: the service always reports the documents it used, and used none.
  */
 
 #define DEFAULT_QUERY_MEMBER "query"
@@ -84,6 +91,7 @@ struct _GrammarHttpSystem
   char *search_url;
   char *documents_pointer;
   gboolean query_member_given; /* set to another name than the default */
+  gboolean reports_documents;
 
   /* state */
   char *shown_url;          /* url without a password, for messages */
@@ -115,6 +123,7 @@ enum
   PROP_QUERY_POINTER,
   PROP_SEARCH_URL,
   PROP_DOCUMENTS_POINTER,
+  PROP_REPORTS_DOCUMENTS,
   N_PROPS
 };
 
@@ -284,17 +293,23 @@ parse_item (GrammarHttpSystem  *self,
   return grammar_hit_new (id, score, text);
 }
 
-static GPtrArray *
+/* The retrieved documents of a reply into @retrieved, %NULL when the
+ * reply reports none: no retrieved-pointer, a null there, or an empty
+ * array from a service that does not promise to report its documents
+ * (reports-documents), which would otherwise count as a retrieval miss. */
+static gboolean
 parse_retrieved (GrammarHttpSystem  *self,
                  JsonNode           *root,
+                 GPtrArray         **retrieved,
                  GError            **error)
 {
-  g_autoptr (GPtrArray) hits = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) hits = NULL;
   JsonNode *node;
   JsonArray *array;
 
+  *retrieved = NULL;
   if (!is_set (self->retrieved_pointer))
-    return g_steal_pointer (&hits);
+    return TRUE;
   node = grammar_json_pointer_resolve (root, self->retrieved_pointer);
   if (node == NULL)
     {
@@ -303,26 +318,30 @@ parse_retrieved (GrammarHttpSystem  *self,
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                    "retrieved-pointer “%s” matches nothing (set retrieved-pointer= empty if the service does "
                    "not report its documents): %s", self->retrieved_pointer, place);
-      return NULL;
+      return FALSE;
     }
   if (JSON_NODE_HOLDS_NULL (node))
-    return g_steal_pointer (&hits);
+    return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "retrieved-pointer “%s” is %s, not an array",
                    self->retrieved_pointer, node_kind (node));
-      return NULL;
+      return FALSE;
     }
   array = json_node_get_array (node);
+  if (json_array_get_length (array) == 0 && !self->reports_documents)
+    return TRUE;
+  hits = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       GrammarHit *hit = parse_item (self, json_array_get_element (array, i), i, error);
 
       if (hit == NULL)
-        return NULL;
+        return FALSE;
       g_ptr_array_add (hits, hit);
     }
-  return g_steal_pointer (&hits);
+  *retrieved = g_steal_pointer (&hits);
+  return TRUE;
 }
 
 /* The answer of a 2xx reply. A null answer is an empty response, not an
@@ -372,8 +391,7 @@ parse_answer (GrammarHttpSystem  *self,
     }
   /* A retrieved error describes its own place (the keys of the item
    * that failed): the start of the reply would cut before it. */
-  hits = parse_retrieved (self, root, &local_error);
-  if (hits == NULL)
+  if (!parse_retrieved (self, root, &hits, &local_error))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s", self->shown_url, local_error->message);
       return NULL;
@@ -743,13 +761,11 @@ on_searched (GObject      *source,
       search_free (search);
       return;
     }
-  search->hits = parse_retrieved (self, root, &local_error);
-  if (search->hits == NULL)
+  /* hits stay NULL when the search reports no documents */
+  if (!parse_retrieved (self, root, &search->hits, &local_error))
     {
-      g_autofree char *start = excerpt (self, bytes);
-
-      g_task_return_new_error (search->task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s in the reply %s",
-                               self->shown_search_url, local_error->message, start);
+      g_task_return_new_error (search->task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "%s: %s",
+                               self->shown_search_url, local_error->message);
       search_free (search);
       return;
     }
@@ -869,6 +885,19 @@ check_pointers (GrammarHttpSystem  *self,
         return FALSE;
       }
   return TRUE;
+}
+
+/* A service that reports its documents says where they are. */
+static gboolean
+check_reports_documents (GrammarHttpSystem  *self,
+                         GError            **error)
+{
+  if (!self->reports_documents || is_set (self->retrieved_pointer))
+    return TRUE;
+  g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+               "reports-documents=true needs retrieved-pointer, the place of the documents in the reply "
+               "(e.g. retrieved-pointer=/sources)");
+  return FALSE;
 }
 
 /* Parses the JSON object of the property @name, when set. */
@@ -1032,8 +1061,8 @@ grammar_http_system_initable_init (GInitable     *initable,
 
   if (self->client != NULL)
     return TRUE;
-  if (!check_url (self, error) || !check_pointers (self, error) || !check_extra_body (self, error) ||
-      !check_adapters (self, error))
+  if (!check_url (self, error) || !check_pointers (self, error) || !check_reports_documents (self, error) ||
+      !check_extra_body (self, error) || !check_adapters (self, error))
     return FALSE;
   if (!is_set (self->query_member) && !is_set (self->query_pointer))
     {
@@ -1125,6 +1154,7 @@ grammar_http_system_get_property (GObject    *object,
     case PROP_QUERY_POINTER: g_value_set_string (value, self->query_pointer); break;
     case PROP_SEARCH_URL: g_value_set_string (value, self->search_url); break;
     case PROP_DOCUMENTS_POINTER: g_value_set_string (value, self->documents_pointer); break;
+    case PROP_REPORTS_DOCUMENTS: g_value_set_boolean (value, self->reports_documents); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1166,6 +1196,7 @@ grammar_http_system_set_property (GObject      *object,
     case PROP_QUERY_POINTER: set_str (&self->query_pointer, g_value_get_string (value)); break;
     case PROP_SEARCH_URL: set_str (&self->search_url, g_value_get_string (value)); break;
     case PROP_DOCUMENTS_POINTER: set_str (&self->documents_pointer, g_value_get_string (value)); break;
+    case PROP_REPORTS_DOCUMENTS: self->reports_documents = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1239,6 +1270,11 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
     g_param_spec_string ("sample-params", NULL,
                          "A JSON object whose members are merged into the requests of the samples, such as "
                          "{\"temperature\": 1.0}", NULL, flags);
+  properties[PROP_REPORTS_DOCUMENTS] =
+    g_param_spec_boolean ("reports-documents", NULL,
+                          "The service always reports the documents it used, so an empty list at retrieved-pointer "
+                          "is a retrieval miss; false: an empty list is “not reported”, retrieval unmeasured",
+                          FALSE, flags);
 
   properties[PROP_QUERY_POINTER] =
     pointer_param ("query-pointer", "The JSON pointer inside extra-body where the query is written, such as "

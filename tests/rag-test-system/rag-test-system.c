@@ -8,13 +8,14 @@
  *   log=asked.txt         ; every query asked is appended, one a line
  *   delay-ms=5            ; the answer comes back after this long
  *   generator=llm         ; optional: the response is this model's reply
+ *   documents=false       ; reports no documents (retrieval unmeasured)
  *
  *   [llm]
  *   plugin=rag-test
  *   reply=Paris
  *
  * The system answers "answer to: QUERY" (or the model's reply) and
- * reports two retrieved documents. The model counts its requests in the
+ * reports two retrieved documents, or none with documents=false. The model counts its requests in the
  * read-only property `requests`, as the openai plugin does, so that the
  * command's statistics line can be checked.
  *
@@ -147,9 +148,10 @@ struct _RagTestSystem
   char *log;
   guint delay_ms;
   GrammarLlm *generator;
+  gboolean no_documents;
 };
 
-enum { SYS_PROP_0, SYS_PROP_FAIL_TEXT, SYS_PROP_LOG, SYS_PROP_DELAY_MS, SYS_PROP_GENERATOR };
+enum { SYS_PROP_0, SYS_PROP_FAIL_TEXT, SYS_PROP_LOG, SYS_PROP_DELAY_MS, SYS_PROP_GENERATOR, SYS_PROP_DOCUMENTS };
 
 static void rag_test_system_iface_init (GrammarSystemInterface *iface);
 
@@ -177,7 +179,14 @@ static void
 return_answer (GTask      *task,
                const char *response)
 {
+  RagTestSystem *self = g_task_get_source_object (task);
   g_autoptr (GPtrArray) hits = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->no_documents)
+    {
+      g_task_return_pointer (task, grammar_answer_new (response, NULL), g_object_unref);
+      return;
+    }
 
   g_ptr_array_add (hits, grammar_hit_new ("doc-1", 2.5, "The first document."));
   g_ptr_array_add (hits, grammar_hit_new ("doc-2", 1.0, NULL));
@@ -283,6 +292,9 @@ rag_test_system_set_property (GObject      *object,
     case SYS_PROP_GENERATOR:
       g_set_object (&self->generator, g_value_get_object (value));
       break;
+    case SYS_PROP_DOCUMENTS:
+      self->no_documents = !g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -309,6 +321,9 @@ rag_test_system_get_property (GObject    *object,
       break;
     case SYS_PROP_GENERATOR:
       g_value_set_object (value, self->generator);
+      break;
+    case SYS_PROP_DOCUMENTS:
+      g_value_set_boolean (value, !self->no_documents);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -346,6 +361,9 @@ rag_test_system_class_init (RagTestSystemClass *klass)
   g_object_class_install_property (object_class, SYS_PROP_GENERATOR,
     g_param_spec_object ("generator", NULL, "The language model that writes the response", GRAMMAR_TYPE_LLM,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, SYS_PROP_DOCUMENTS,
+    g_param_spec_boolean ("documents", NULL, "Reports the retrieved documents; false: none reported", TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 }
 
 static void
