@@ -52,6 +52,8 @@ print_llm_stats (GObject    *object,
     return;
   if (GRAMMAR_IS_LLM (object))
     grammar_cli_print_llm_stats (object);
+  else if (GRAMMAR_IS_SYSTEM (object))
+    grammar_cli_print_request_stats (object, "system");
   if (depth == 0)
     return;
   /* Its metrics are not properties. */
@@ -72,7 +74,8 @@ print_llm_stats (GObject    *object,
     }
 }
 
-/* Prints the statistics of every language model @object is or holds in
+/* Prints the statistics of the system @object is, when it counts its
+ * requests (the `http` system), and of every language model it is or holds in
  * a property (a pipeline's generator, a dense retriever's embedder, an
  * llm-judge's model, an assess runner's metrics' models), looking two
  * levels deep. */
