@@ -744,6 +744,29 @@ service_handle (SoupServer        *server,
   service->last_tenant = g_strdup (soup_message_headers_get_one (headers, "X-Tenant"));
   g_mutex_unlock (&service->mutex);
 
+  if (g_str_equal (path, "/sample-truncated") || g_str_equal (path, "/sample-broken"))
+    {
+      gboolean sampled = strstr (body, "\"temperature\"") != NULL;
+      g_autofree char *key = g_strconcat (path, "#sampled", NULL);
+      const char *text;
+
+      g_mutex_lock (&service->mutex);
+      count = GPOINTER_TO_UINT (g_hash_table_lookup (service->counts, key)) + (sampled ? 1 : 0);
+      g_hash_table_insert (service->counts, g_steal_pointer (&key), GUINT_TO_POINTER (count));
+      g_mutex_unlock (&service->mutex);
+      /* the answer, with the kind of text users have; the first sample's
+       * reply (or every one) cut short in the middle of a string */
+      if (!sampled)
+        text = "{\"answer\": \"Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)\","
+               " \"retrieved\": [{\"id\": \"HR-Policy v2.pdf#3\", \"score\": 0.8}]}";
+      else if (g_str_equal (path, "/sample-broken") || count == 1)
+        text = "{\"answer\": \"Write to margit.o@hr";
+      else
+        text = "{\"answer\": \"Ask HR at https://hr.example.com/contact\", \"retrieved\": []}";
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, JSON, SOUP_MEMORY_COPY, text, strlen (text));
+      return;
+    }
   if (g_str_equal (path, "/slow"))
     {
       GSource *source = g_timeout_source_new (1000);
@@ -1013,6 +1036,81 @@ test_http_samples (void)
   bad = http_build ("/sampled", &error, "system.samples", "2", "system.sample-params", "[1]", NULL);
   g_assert_null (bad);
   assert_contains (error->message, "sample-params must be a JSON object");
+}
+
+static guint64
+system_statistic (GrammarSystem *system,
+                  const char    *name)
+{
+  guint64 value = 0;
+
+  g_object_get (system, name, &value, NULL);
+  return value;
+}
+
+/* A sample whose reply is cut short is asked again, like a 5xx, and the
+ * answer has all its samples; the statistics count the retry by cause. */
+static void
+test_http_sample_retried (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sample-truncated", &error, "system.samples", "2",
+                                                 "system.sample-params", "{\"temperature\": 1.0}",
+                                                 "system.max-retries", "2", NULL);
+  g_autofree char *line = NULL;
+  const char * const *samples;
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (system, "How do I reach “HR”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==,
+                   "Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)");
+  samples = grammar_answer_get_samples (answer);
+  g_assert_cmpuint (g_strv_length ((GStrv) samples), ==, 2);
+  g_assert_cmpstr (samples[0], ==, "Ask HR at https://hr.example.com/contact");
+  g_assert_cmpstr (samples[1], ==, "Ask HR at https://hr.example.com/contact");
+  g_assert_cmpuint (grammar_answer_get_samples_failed (answer), ==, 0);
+  g_assert_null (grammar_answer_get_sample_error (answer));
+  g_assert_cmpuint (service_count ("/sample-truncated"), ==, 4);
+
+  g_assert_cmpuint (system_statistic (system, "requests"), ==, 4);
+  g_assert_cmpuint (system_statistic (system, "retries"), ==, 1);
+  g_assert_cmpuint (system_statistic (system, "retries-malformed"), ==, 1);
+  g_assert_cmpuint (system_statistic (system, "timeouts"), ==, 0);
+  line = grammar_format_request_statistics (G_OBJECT (system), "system");
+  g_assert_true (g_str_has_prefix (line, "system: 4 requests, 1 retries (1 malformed reply), 0 timeouts, latency median "));
+}
+
+/* A sample that fails every time leaves the answer with fewer samples,
+ * noted with the first error: the response is kept. */
+static void
+test_http_sample_failed (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sample-broken", &error, "system.samples", "2",
+                                                 "system.sample-params", "{\"temperature\": 1.0}",
+                                                 "system.max-retries", "1", NULL);
+  const char * const *samples;
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (system, "How do I reach “HR”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==,
+                   "Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)");
+  g_assert_cmpuint (grammar_answer_get_retrieved (answer)->len, ==, 1);
+  samples = grammar_answer_get_samples (answer);
+  g_assert_nonnull (samples);
+  g_assert_cmpuint (g_strv_length ((GStrv) samples), ==, 0);
+  g_assert_cmpuint (grammar_answer_get_samples_failed (answer), ==, 2);
+  g_test_message ("%s", grammar_answer_get_sample_error (answer));
+  g_assert_true (g_str_has_prefix (grammar_answer_get_sample_error (answer), "sample "));
+  assert_contains (grammar_answer_get_sample_error (answer), "failed after 2 attempts");
+  /* the primary once, each sample twice */
+  g_assert_cmpuint (service_count ("/sample-broken"), ==, 1 + 2 * 2);
+  g_assert_cmpuint (system_statistic (system, "retries-malformed"), ==, 2);
+  g_assert_cmpuint (system_statistic (system, "failures"), ==, 2);
 }
 
 /* The request (query member, extra body, key, extra header) and the
@@ -1434,6 +1532,8 @@ main (int    argc,
   g_test_add_func ("/pipeline/config", test_pipeline_config);
   g_test_add_func ("/http/custom-pointers", test_http_custom_pointers);
   g_test_add_func ("/http/samples", test_http_samples);
+  g_test_add_func ("/http/sample-retried", test_http_sample_retried);
+  g_test_add_func ("/http/sample-failed", test_http_sample_failed);
   g_test_add_func ("/http/defaults", test_http_defaults);
   g_test_add_func ("/http/null", test_http_null);
   g_test_add_func ("/http/pointers", test_http_pointers);
