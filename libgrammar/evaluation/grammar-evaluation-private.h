@@ -132,6 +132,7 @@ struct _GrammarEvaluation
   GHashTable *group_index; /* id → GrammarEvaluationGroup (in groups) */
   GHashTable *templates;   /* template id (interned) → GrammarEvaluationExample */
   GrammarEvaluationTally tally;
+  GArray *latencies;       /* double: the latency_ms of each record that has one */
 };
 
 G_GNUC_INTERNAL
