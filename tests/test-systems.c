@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <grammar.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -1113,6 +1115,48 @@ test_http_sample_failed (void)
   g_assert_cmpuint (system_statistic (system, "failures"), ==, 2);
 }
 
+/* The rag runner writes what the system said of its failed samples:
+ * results.jsonl keeps the response, with samples_failed and
+ * sample_error, and reads them back. */
+static void
+test_http_sample_failed_results (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sample-broken", &error, "system.samples", "2",
+                                                 "system.sample-params", "{\"temperature\": 1.0}",
+                                                 "system.max-retries", "0", NULL);
+  g_autoptr (GrammarRagRunner) runner = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-systems-XXXXXX", &error);
+  g_autofree char *input = g_build_filename (dir, "dataset.jsonl", NULL);
+  g_autofree char *output = g_build_filename (dir, "results.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GrammarRecord) record = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (input, "{\"id\": \"HR-Policy v2.pdf#3\", \"text\": \"How do I reach “HR”?\"}\n",
+                                      -1, &error));
+  runner = grammar_rag_runner_new (system);
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_stage_runner_get_n_failed (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
+
+  g_assert_true (g_file_get_contents (output, &contents, NULL, &error));
+  assert_contains (contents, "\"response\":\"Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)\"");
+  assert_contains (contents, "\"samples\":[],\"samples_failed\":2,\"sample_error\":\"sample ");
+  g_assert_null (strstr (contents, "\"error\""));
+  node = json_from_string (contents, &error);
+  g_assert_no_error (error);
+  record = grammar_record_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_record_get_samples_failed (record), ==, 2);
+  g_assert_true (g_str_has_prefix (grammar_record_get_sample_error (record), "sample "));
+
+  g_unlink (input);
+  g_unlink (output);
+  g_rmdir (dir);
+}
+
 /* The request (query member, extra body, key, extra header) and the
  * answer and hits read through custom pointers. */
 static void
@@ -1534,6 +1578,7 @@ main (int    argc,
   g_test_add_func ("/http/samples", test_http_samples);
   g_test_add_func ("/http/sample-retried", test_http_sample_retried);
   g_test_add_func ("/http/sample-failed", test_http_sample_failed);
+  g_test_add_func ("/http/sample-failed-results", test_http_sample_failed_results);
   g_test_add_func ("/http/defaults", test_http_defaults);
   g_test_add_func ("/http/null", test_http_null);
   g_test_add_func ("/http/pointers", test_http_pointers);
