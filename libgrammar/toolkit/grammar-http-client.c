@@ -37,6 +37,18 @@
  * server asked for. A #GrammarHttpCheckFunc judges each reply and may
  * reject a 2xx one to have it tried again.
  *
+ * The client counts what it does, as read-only properties: attempts
+ * sent (#GrammarHttpClient:requests), retries and their causes
+ * (#GrammarHttpClient:retries-429, #GrammarHttpClient:retries-5xx,
+ * #GrammarHttpClient:retries-timeout, #GrammarHttpClient:retries-connection,
+ * #GrammarHttpClient:retries-malformed), #GrammarHttpClient:timeouts,
+ * #GrammarHttpClient:failures and the latency of the replies
+ * (#GrammarHttpClient:latency-median-ms, #GrammarHttpClient:latency-p95-ms,
+ * #GrammarHttpClient:latency-max-ms) from a log histogram of fixed size.
+ * A plugin shows them as its own with
+ * grammar_http_client_install_statistics(), and
+ * grammar_format_request_statistics() makes its end-of-run line.
+ *
  * Cancelling the #GCancellable of a request ends it promptly with
  * %G_IO_ERROR_CANCELLED wherever it is: waiting in the queue, waiting
  * for its pace, in flight, or waiting out a back-off.
