@@ -86,7 +86,6 @@ int            grammar_cli_run_until_done (const char       *command,
                                            GrammarCliFinish  finish,
                                            GError          **error);
 
-void           grammar_cli_print_llm_stats_within (GObject *object);
 
 /* The options every record-by-record stage (rag, judge, assess) has. */
 typedef struct

@@ -78,17 +78,8 @@ print_llm_stats (GObject    *object,
 /* Prints the statistics of every language model @object is or holds in
  * a property (a pipeline's generator, a dense retriever's embedder, an
  * llm-judge's model, an assess runner's metrics' models), looking two
- * levels deep. */
-void
-grammar_cli_print_llm_stats_within (GObject *object)
-{
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-
-  print_llm_stats (object, seen, 2, FALSE);
-}
-
-/* The same, and first the `system:` line of the system @object is, when
- * it counts its requests (the `http` system). */
+ * levels deep; with @systems, first the `system:` line of the system
+ * @object is, when it counts its requests (the `http` system). */
 static void
 print_stats_within (GObject  *object,
                     gboolean  systems)
