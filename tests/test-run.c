@@ -684,6 +684,13 @@ test_run_retry_failed (void)
   /* the service is back; a plain re-run does not ask them again */
   grammar_test_run (&plain, tmp_dir, "run", "-c", "retry.ini", "-d", "retry", NULL);
   g_assert_cmpint (plain.status, ==, 0);
+  {
+    g_autofree char *kept = g_strdup_printf ("grammar rag: warning: %u of the records kept from an earlier run "
+                                             "had failed", n_failed);
+
+    grammar_test_assert_contains (plain.err, kept);
+    grammar_test_assert_contains (plain.err, "`grammar run --retry-failed` asks them again");
+  }
   g_free (results);
   results = read_file ("retry", "short.results.jsonl");
   g_assert_cmpuint (count_containing (results, "\"error\":"), ==, n_failed);

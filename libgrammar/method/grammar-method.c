@@ -970,6 +970,27 @@ unwatch_progress (Run *run)
   g_clear_object (&run->progress_source);
 }
 
+/* Failed queries of an earlier run stay failed unless asked again: say
+ * how, since the run's own count of failures does not include them. */
+static void
+note_skipped_failed (GrammarMethod      *self,
+                     Step               *step,
+                     GrammarStageRunner *runner)
+{
+  guint64 n = GRAMMAR_IS_RAG_RUNNER (runner) ? grammar_rag_runner_get_n_skipped_failed (GRAMMAR_RAG_RUNNER (runner))
+                                             : 0;
+  g_autofree char *message = NULL;
+  const char *lines[2] = { NULL, NULL };
+
+  if (n == 0)
+    return;
+  message = g_strdup_printf ("%" G_GUINT64_FORMAT " of the records kept from an earlier run had failed (written "
+                             "with their error and judged unmeasured); `grammar run --retry-failed` asks them again",
+                             n);
+  lines[0] = message;
+  emit_warnings (self, step, lines);
+}
+
 static void
 on_runner_done (GObject      *source,
                 GAsyncResult *result,
@@ -991,6 +1012,7 @@ on_runner_done (GObject      *source,
       return;
     }
   run->self->n_failed += grammar_stage_runner_get_n_failed (runner);
+  note_skipped_failed (run->self, step, runner);
   summary = grammar_stage_runner_dup_summary (runner);
   step_done (task, summary);
 }

@@ -55,7 +55,7 @@ append_ms (GString *line,
  *
  * |[
  * system: 6621 requests, 331 retries (298 HTTP 5xx, 33 timeout), 66 timeouts, latency median 52 ms, p95 180 ms
- * llm: 120 requests, 30 cache hits, 2 retries (2 HTTP 429), 0 timeouts, latency median 410 ms, p95 1.9 s, 9000 prompt + 800 completion tokens
+ * llm: 120 requests, 30 cache hits, 2 retries (2 HTTP 429), 9000 prompt + 800 completion tokens, 0 timeouts, latency median 410 ms, p95 1.9 s
  * ]|
  *
  * The retries are broken down by cause (HTTP 429, HTTP 5xx or 408,
@@ -111,6 +111,8 @@ grammar_format_request_statistics (GObject    *object,
     }
   if (!first)
     g_string_append_c (line, ')');
+  if (has_tokens)
+    g_string_append_printf (line, ", %.0f prompt + %.0f completion tokens", prompt, completion);
   if (has_timeouts)
     g_string_append_printf (line, ", %.0f timeouts", timeouts);
   if (has_failures && failures > 0)
@@ -122,7 +124,5 @@ grammar_format_request_statistics (GObject    *object,
       g_string_append (line, ", p95 ");
       append_ms (line, p95);
     }
-  if (has_tokens)
-    g_string_append_printf (line, ", %.0f prompt + %.0f completion tokens", prompt, completion);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
