@@ -179,6 +179,19 @@ print_text_report (GrammarMethod *method)
     }
 }
 
+/* Whether @system counts its requests and made some. */
+static gboolean
+system_asked (GrammarSystem *system)
+{
+  GParamSpec *pspec = system != NULL ? g_object_class_find_property (G_OBJECT_GET_CLASS (system), "requests") : NULL;
+  guint64 requests = 0;
+
+  if (pspec == NULL || pspec->value_type != G_TYPE_UINT64)
+    return FALSE;
+  g_object_get (system, "requests", &requests, NULL);
+  return requests > 0;
+}
+
 static void
 start_method (GObject             *method,
               gpointer             data,
@@ -347,8 +360,9 @@ grammar_cli_run (int    argc,
   status = grammar_cli_run_until_done ("run", G_OBJECT (method), start_method, NULL,
                                        (GrammarCliFinish) grammar_method_run_finish, &error);
   grammar_cli_progress_end (&output.progress);
-  /* what the requests to the system cost, when it counts them */
-  if (!options.quiet && grammar_method_get_system (method) != NULL)
+  /* what the requests to the system cost, when it counts them and this
+   * run asked it something */
+  if (!options.quiet && system_asked (grammar_method_get_system (method)))
     grammar_cli_print_request_stats (G_OBJECT (grammar_method_get_system (method)), "system");
   if (status == GRAMMAR_EXIT_OK)
     {

@@ -684,6 +684,7 @@ test_run_retry_failed (void)
   /* the service is back; a plain re-run does not ask them again */
   grammar_test_run (&plain, tmp_dir, "run", "-c", "retry.ini", "-d", "retry", NULL);
   g_assert_cmpint (plain.status, ==, 0);
+  g_assert_null (strstr (plain.err, "system: "));   /* nothing asked */
   {
     g_autofree char *kept = g_strdup_printf ("grammar rag: warning: %u of the records kept from an earlier run "
                                              "had failed", n_failed);

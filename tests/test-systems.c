@@ -769,7 +769,24 @@ service_handle (SoupServer        *server,
       soup_server_message_set_response (message, JSON, SOUP_MEMORY_COPY, text, strlen (text));
       return;
     }
-  if (g_str_equal (path, "/slow"))
+  if (g_str_equal (path, "/busy-once") && count == 1)
+    {
+      const char *text = "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
+
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "Retry-After", "1");
+      soup_server_message_set_status (message, 503, NULL);
+      soup_server_message_set_response (message, "text/html", SOUP_MEMORY_STATIC, text, strlen (text));
+      return;
+    }
+  if (g_str_equal (path, "/busy-once") || (g_str_equal (path, "/stall-once") && count > 1))
+    {
+      const char *text = "{\"answer\": \"Ask Zoë at zoe@example.com\", \"retrieved\": []}";
+
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, JSON, SOUP_MEMORY_STATIC, text, strlen (text));
+      return;
+    }
+  if (g_str_equal (path, "/slow") || g_str_equal (path, "/stall-once"))
     {
       GSource *source = g_timeout_source_new (1000);
 
@@ -1313,6 +1330,45 @@ test_http_retry (void)
   g_assert_cmpuint (service_count ("/down"), ==, 2);
 }
 
+/* A 503 with Retry-After, then an answer: one retry, counted by its
+ * cause among the system's statistics; a stall past the timeout, then an
+ * answer: one timeout. */
+static void
+test_http_statistics (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarAnswer) late = NULL;
+  g_autoptr (GrammarSystem) busy = http_build ("/busy-once", &error, NULL);
+  g_autoptr (GrammarSystem) stalled = http_build ("/stall-once", &error, "system.timeout", "0.3", NULL);
+  g_autofree char *busy_line = NULL;
+  g_autofree char *stalled_line = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (busy, "Who runs “Tidewatch”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==, "Ask Zoë at zoe@example.com");
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 900 * 1000);   /* it waited as asked */
+  g_assert_cmpuint (system_statistic (busy, "requests"), ==, 2);
+  g_assert_cmpuint (system_statistic (busy, "retries"), ==, 1);
+  g_assert_cmpuint (system_statistic (busy, "retries-5xx"), ==, 1);
+  g_assert_cmpuint (system_statistic (busy, "retries-429"), ==, 0);
+  g_assert_cmpuint (system_statistic (busy, "timeouts"), ==, 0);
+  busy_line = grammar_format_request_statistics (G_OBJECT (busy), "system");
+  g_test_message ("%s", busy_line);
+  g_assert_true (g_str_has_prefix (busy_line, "system: 2 requests, 1 retries (1 HTTP 5xx), 0 timeouts, latency median "));
+
+  late = grammar_system_answer (stalled, "Who runs “Tidewatch”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (late), ==, "Ask Zoë at zoe@example.com");
+  g_assert_cmpuint (system_statistic (stalled, "timeouts"), ==, 1);
+  g_assert_cmpuint (system_statistic (stalled, "retries-timeout"), ==, 1);
+  stalled_line = grammar_format_request_statistics (G_OBJECT (stalled), "system");
+  g_test_message ("%s", stalled_line);
+  g_assert_true (g_str_has_prefix (stalled_line, "system: 2 requests, 1 retries (1 timeout), 1 timeouts, latency median "));
+}
+
 /* 401: not tried again; the message names the variable, never the key,
  * even when the service echoes it. Other 4xx: not tried again. */
 static void
@@ -1577,6 +1633,7 @@ main (int    argc,
   g_test_add_func ("/http/custom-pointers", test_http_custom_pointers);
   g_test_add_func ("/http/samples", test_http_samples);
   g_test_add_func ("/http/sample-retried", test_http_sample_retried);
+  g_test_add_func ("/http/statistics", test_http_statistics);
   g_test_add_func ("/http/sample-failed", test_http_sample_failed);
   g_test_add_func ("/http/sample-failed-results", test_http_sample_failed_results);
   g_test_add_func ("/http/defaults", test_http_defaults);
