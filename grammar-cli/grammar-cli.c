@@ -82,49 +82,27 @@ grammar_cli_print_json (JsonNode *node)
   printf ("%s\n", text);
 }
 
-/* Adds the statistics property @name of @llm to @value when it has it. */
-static gboolean
-read_stat (GObject    *llm,
-           const char *name,
-           guint64    *value)
-{
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (llm), name);
-  g_auto (GValue) read = G_VALUE_INIT;
-  g_auto (GValue) converted = G_VALUE_INIT;
-
-  *value = 0;
-  if (pspec == NULL || (pspec->flags & G_PARAM_READABLE) == 0 ||
-      !g_value_type_transformable (pspec->value_type, G_TYPE_UINT64))
-    return FALSE;
-  g_value_init (&read, pspec->value_type);
-  g_value_init (&converted, G_TYPE_UINT64);
-  g_object_get_property (llm, name, &read);
-  if (!g_value_transform (&read, &converted))
-    return FALSE;
-  *value = g_value_get_uint64 (&converted);
-  return TRUE;
-}
-
 /* One line on stderr with what a language model cost, for models
  * that count it (the statistics properties of the `openai` plugin). */
 void
 grammar_cli_print_llm_stats (GObject *llm)
 {
-  guint64 requests, cache_hits, retries, prompt_tokens, completion_tokens;
-  gboolean any = FALSE;
+  grammar_cli_print_request_stats (llm, "llm");
+}
 
-  if (llm == NULL)
+/* One line on stderr with the requests of @object, a language model or
+ * a system that counts them (grammar_format_request_statistics()). */
+void
+grammar_cli_print_request_stats (GObject    *object,
+                                 const char *label)
+{
+  g_autofree char *line = NULL;
+
+  if (object == NULL)
     return;
-  any |= read_stat (llm, "requests", &requests);
-  any |= read_stat (llm, "cache-hits", &cache_hits);
-  any |= read_stat (llm, "retries", &retries);
-  any |= read_stat (llm, "prompt-tokens", &prompt_tokens);
-  any |= read_stat (llm, "completion-tokens", &completion_tokens);
-  if (!any)
-    return;
-  fprintf (stderr, "llm: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT " cache hits, %" G_GUINT64_FORMAT
-           " retries, %" G_GUINT64_FORMAT " prompt + %" G_GUINT64_FORMAT " completion tokens\n",
-           requests, cache_hits, retries, prompt_tokens, completion_tokens);
+  line = grammar_format_request_statistics (object, label);
+  if (line != NULL)
+    fprintf (stderr, "%s\n", line);
 }
 
 /* How long a cancelled command may take to wind down (the calls in

@@ -66,6 +66,8 @@ int            grammar_cli_refuse_output (const char *command,
                                           const char *format,
                                           ...) G_GNUC_PRINTF (3, 4);
 void           grammar_cli_print_llm_stats (GObject    *llm);
+void           grammar_cli_print_request_stats (GObject    *object,
+                                                const char *label);
 
 /* An asynchronous operation of @source, started with @data. */
 typedef void     (*GrammarCliStart)  (GObject              *source,
@@ -84,7 +86,6 @@ int            grammar_cli_run_until_done (const char       *command,
                                            GrammarCliFinish  finish,
                                            GError          **error);
 
-void           grammar_cli_print_llm_stats_within (GObject *object);
 
 /* The options every record-by-record stage (rag, judge, assess) has. */
 typedef struct

@@ -24,6 +24,7 @@ typedef struct
   int per_group;
   gint64 seed;
   gboolean force;
+  gboolean retry_failed;
   gboolean quiet;
 } Options;
 
@@ -102,6 +103,8 @@ apply_options (GrammarMethod *method,
   if (options->seed >= 0)
     grammar_method_set_seed (method, options->seed);
   grammar_method_set_force (method, options->force);
+  if (options->retry_failed)
+    grammar_method_set_retry_failed (method, TRUE);
 }
 
 static void
@@ -174,6 +177,19 @@ print_text_report (GrammarMethod *method)
       printf ("\n%s", contents);
       fflush (stdout);
     }
+}
+
+/* Whether @system counts its requests and made some. */
+static gboolean
+system_asked (GrammarSystem *system)
+{
+  GParamSpec *pspec = system != NULL ? g_object_class_find_property (G_OBJECT_GET_CLASS (system), "requests") : NULL;
+  guint64 requests = 0;
+
+  if (pspec == NULL || pspec->value_type != G_TYPE_UINT64)
+    return FALSE;
+  g_object_get (system, "requests", &requests, NULL);
+  return requests > 0;
 }
 
 static void
@@ -297,6 +313,8 @@ grammar_cli_run (int    argc,
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     METHOD_OPTION_ENTRIES (options),
+    { "retry-failed", 0, 0, G_OPTION_ARG_NONE, &options.retry_failed,
+      "Ask again the queries that failed in an earlier run (and judge and assess them again)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet, "Only the report and warnings", NULL },
     { NULL }
   };
@@ -342,13 +360,17 @@ grammar_cli_run (int    argc,
   status = grammar_cli_run_until_done ("run", G_OBJECT (method), start_method, NULL,
                                        (GrammarCliFinish) grammar_method_run_finish, &error);
   grammar_cli_progress_end (&output.progress);
+  /* what the requests to the system cost, when it counts them and this
+   * run asked it something */
+  if (!options.quiet && system_asked (grammar_method_get_system (method)))
+    grammar_cli_print_request_stats (G_OBJECT (grammar_method_get_system (method)), "system");
   if (status == GRAMMAR_EXIT_OK)
     {
       print_text_report (method);
       if (grammar_method_get_n_failed (method) > 0)
         {
           fprintf (stderr, "grammar run: %" G_GUINT64_FORMAT " queries failed (written with their error and judged "
-                   "unmeasured); the next run asks them again only after `grammar rag --retry-failed`\n",
+                   "unmeasured); `grammar run --retry-failed` asks them again\n",
                    grammar_method_get_n_failed (method));
           status = GRAMMAR_EXIT_FAILED;
         }

@@ -43,7 +43,8 @@ start_stage (GObject             *runner,
 static void
 print_llm_stats (GObject    *object,
                  GHashTable *seen,
-                 guint       depth)
+                 guint       depth,
+                 gboolean    systems)
 {
   g_autofree GParamSpec **pspecs = NULL;
   guint n_pspecs = 0;
@@ -52,13 +53,15 @@ print_llm_stats (GObject    *object,
     return;
   if (GRAMMAR_IS_LLM (object))
     grammar_cli_print_llm_stats (object);
+  else if (systems && GRAMMAR_IS_SYSTEM (object))
+    grammar_cli_print_request_stats (object, "system");
   if (depth == 0)
     return;
   /* Its metrics are not properties. */
   if (GRAMMAR_IS_ASSESS_RUNNER (object))
     for (guint i = 0; i < grammar_assess_runner_get_n_metrics (GRAMMAR_ASSESS_RUNNER (object)); i++)
       print_llm_stats (G_OBJECT (grammar_assess_runner_get_metric (GRAMMAR_ASSESS_RUNNER (object), i)), seen,
-                       depth);
+                       depth, systems);
 
   pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
   for (guint i = 0; i < n_pspecs; i++)
@@ -68,20 +71,22 @@ print_llm_stats (GObject    *object,
       if (!G_IS_PARAM_SPEC_OBJECT (pspecs[i]) || (pspecs[i]->flags & G_PARAM_READABLE) == 0)
         continue;
       g_object_get (object, pspecs[i]->name, &value, NULL);
-      print_llm_stats (value, seen, depth - 1);
+      print_llm_stats (value, seen, depth - 1, systems);
     }
 }
 
 /* Prints the statistics of every language model @object is or holds in
  * a property (a pipeline's generator, a dense retriever's embedder, an
  * llm-judge's model, an assess runner's metrics' models), looking two
- * levels deep. */
-void
-grammar_cli_print_llm_stats_within (GObject *object)
+ * levels deep; with @systems, first the `system:` line of the system
+ * @object is, when it counts its requests (the `http` system). */
+static void
+print_stats_within (GObject  *object,
+                    gboolean  systems)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
 
-  print_llm_stats (object, seen, 2);
+  print_llm_stats (object, seen, 2, systems);
 }
 
 /* Runs @runner from the input to the output of @options on the default
@@ -116,7 +121,7 @@ grammar_cli_run_stage (const char                    *command,
   for (guint i = 0; warnings[i] != NULL; i++)
     fprintf (stderr, "grammar %s: %s\n", command, warnings[i]);
   if (grammar_stage_runner_get_n_done (runner) > 0)
-    grammar_cli_print_llm_stats_within (service);
+    print_stats_within (service, !options->quiet);
   if (status > GRAMMAR_EXIT_FAILED)
     {
       fprintf (stderr, "grammar %s: interrupted; %s keeps the %" G_GUINT64_FORMAT " records written, "

@@ -59,6 +59,7 @@
 #include "grammar-reliability.h"
 #include "grammar-retrieval-metrics.h"
 #include "grammar-keypoint.h"
+#include "grammar-request-statistics.h"
 
 #include "grammar-plugin-info.h"
 #include "grammar-registry.h"

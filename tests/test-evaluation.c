@@ -353,6 +353,53 @@ test_undefined (void)
   g_assert_true (json_object_get_null_member (intervals, "retrieval_robustness"));
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (member_array (report, "by_style"), 0),
                                                   "key"), ==, "(none)");
+  /* no record has its latency */
+  g_assert_cmpint (json_object_get_int_member (member_object (report, "system_latency_ms"), "count"), ==, 0);
+  g_assert_true (json_object_get_null_member (member_object (report, "system_latency_ms"), "median"));
+}
+
+/* system_latency_ms: the distribution of the records' latency_ms, a
+ * failed query's included, a record without one left out. */
+static void
+test_latency (void)
+{
+  const char *jsonl =
+    "{\"id\": \"HR-Policy v2.pdf#3\", \"group\": \"g1\", \"response\": \"margit.o@hr.example.com\", "
+    "\"latency_ms\": 40, \"verdict\": \"correct\"}\n"
+    "{\"id\": \"HR-Policy v2.pdf#4\", \"group\": \"g1\", \"response\": \"https://hr.example.com\", "
+    "\"latency_ms\": 10, \"verdict\": \"incorrect\"}\n"
+    "{\"id\": \"q3\", \"group\": \"g2\", \"response\": null, \"error\": \"HTTP 503\", \"latency_ms\": 2000.5, "
+    "\"verdict\": \"unmeasured\"}\n"
+    "{\"id\": \"q4\", \"group\": \"g2\", \"response\": \"x\", \"latency_ms\": 30, \"verdict\": \"correct\"}\n"
+    "{\"id\": \"q5\", \"group\": \"g2\", \"response\": \"x\", \"latency_ms\": 20, \"verdict\": \"correct\"}\n"
+    "{\"id\": \"q6\", \"group\": \"g3\", \"response\": \"x\", \"verdict\": \"correct\"}\n";
+  g_autoptr (GPtrArray) records = records_of (jsonl);
+  g_autoptr (GrammarEvaluation) evaluation = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *latency;
+
+  evaluation = grammar_evaluation_new (records, NULL, &error);
+  g_assert_no_error (error);
+  node = grammar_evaluation_to_json (evaluation, 0);
+  latency = member_object (json_node_get_object (node), "system_latency_ms");
+  assert_keys (latency, "count median p95 max mean");
+  g_assert_cmpint (json_object_get_int_member (latency, "count"), ==, 5);
+  assert_rate (latency, "median", 30);
+  assert_rate (latency, "p95", 2000.5);
+  assert_rate (latency, "max", 2000.5);
+  assert_rate (latency, "mean", (40 + 10 + 2000.5 + 30 + 20) / 5.0);
+
+  /* an even count: the middle two's mean */
+  g_ptr_array_remove_index (records, 2);
+  g_clear_object (&evaluation);
+  g_clear_pointer (&node, json_node_unref);
+  evaluation = grammar_evaluation_new (records, NULL, &error);
+  g_assert_no_error (error);
+  node = grammar_evaluation_to_json (evaluation, 0);
+  latency = member_object (json_node_get_object (node), "system_latency_ms");
+  assert_rate (latency, "median", 25);
+  assert_rate (latency, "p95", 40);
 }
 
 static const char *module_of (GrammarComparison *comparison);
@@ -501,8 +548,8 @@ test_json (void)
   /* `attribution` since g5's attribution is unknown; no `warnings`:
    * documents were reported. */
   assert_keys (report, "format source styles instances measured unmeasured correct groups accuracy robustness "
-                       "knowledge_accuracy retrieval intervals attribution by_template by_style by_table templates "
-                       "gap_groups debug");
+                       "knowledge_accuracy retrieval intervals attribution system_latency_ms by_template by_style "
+                       "by_table templates gap_groups debug");
   g_assert_cmpstr (json_object_get_string_member (report, "format"), ==, "grammar-report-1");
   g_assert_cmpstr (json_object_get_string_member (report, "source"), ==, path);
   g_assert_cmpstr (json_array_get_string_element (member_array (report, "styles"), 0), ==, "long");
@@ -1445,6 +1492,7 @@ main (int    argc,
 
   g_test_add_func ("/evaluation/metrics", test_metrics);
   g_test_add_func ("/evaluation/undefined", test_undefined);
+  g_test_add_func ("/evaluation/latency", test_latency);
   g_test_add_func ("/evaluation/json", test_json);
   g_test_add_func ("/evaluation/unreported", test_unreported);
   g_test_add_func ("/evaluation/breakdowns", test_breakdowns);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <grammar-plugin.h>
@@ -153,6 +154,14 @@ service_handle (SoupServer        *server,
     hold (message, 2000);
   else if (g_str_equal (path, "/hold"))
     hold (message, 150);
+  else if (g_str_equal (path, "/delay-100"))
+    hold (message, 100);
+  else if (g_str_equal (path, "/reset-twice"))
+    {
+      g_autoptr (GIOStream) stream = soup_server_message_steal_connection (message);
+
+      g_io_stream_close (stream, NULL, NULL);
+    }
   else if (g_str_equal (path, "/auth"))
     {
       const char *authorization = soup_message_headers_get_one (soup_server_message_get_request_headers (message),
@@ -300,6 +309,16 @@ statistic (GrammarHttpClient *client,
 }
 
 static double
+latency (GrammarHttpClient *client,
+         const char        *name)
+{
+  double value = -1;
+
+  g_object_get (client, name, &value, NULL);
+  return value;
+}
+
+static double
 seconds_since (gint64 start)
 {
   return (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
@@ -403,6 +422,9 @@ test_retry_after_seconds (void)
   g_assert_cmpuint (service_count ("/retry-after-seconds"), ==, 2);
   g_assert_cmpuint (statistic (client, "requests"), ==, 2);
   g_assert_cmpuint (statistic (client, "retries"), ==, 1);
+  g_assert_cmpuint (statistic (client, "retries-429"), ==, 1);
+  g_assert_cmpuint (statistic (client, "retries-5xx"), ==, 0);
+  g_assert_cmpuint (statistic (client, "timeouts"), ==, 0);
 }
 
 /* Retry-After as an HTTP date two seconds ahead (a date is whole
@@ -421,6 +443,8 @@ test_retry_after_date (void)
   g_assert_cmpfloat (seconds_since (start), >=, 0.9);
   g_assert_cmpfloat (seconds_since (start), <, 5.0);
   g_assert_cmpuint (statistic (client, "retries"), ==, 1);
+  g_assert_cmpuint (statistic (client, "retries-5xx"), ==, 1);
+  g_assert_cmpuint (statistic (client, "retries-429"), ==, 0);
 }
 
 /* A 5xx every time: 1 + max-retries attempts, then an error that says so. */
@@ -482,6 +506,11 @@ test_timeout (void)
   g_assert_cmpfloat (seconds_since (start), >=, 0.4);
   g_assert_cmpfloat (seconds_since (start), <, 1.9);
   g_assert_cmpuint (statistic (client, "requests"), ==, 2);
+  /* both attempts timed out, one of them was a retry; no reply, no latency */
+  g_assert_cmpuint (statistic (client, "timeouts"), ==, 2);
+  g_assert_cmpuint (statistic (client, "retries-timeout"), ==, 1);
+  g_assert_cmpuint (statistic (client, "failures"), ==, 1);
+  g_assert_cmpfloat (latency (client, "latency-median-ms"), ==, 0.0);
 }
 
 /* A connection closed without a reply is tried again. */
@@ -496,6 +525,7 @@ test_reset (void)
   g_assert_no_error (error);
   assert_body (got, "ok");
   g_assert_cmpuint (statistic (client, "retries"), ==, 1);
+  g_assert_cmpuint (statistic (client, "retries-connection"), ==, 1);
 }
 
 /* The server's words go into the message; the secrets do not. */
@@ -571,7 +601,80 @@ test_check_retry (void)
   assert_body (got, "{}");
   g_assert_cmpuint (calls, ==, 2);
   g_assert_cmpuint (statistic (client, "retries"), ==, 1);
+  g_assert_cmpuint (statistic (client, "retries-malformed"), ==, 1);
   g_clear_object (&sent.result);
+}
+
+/* The latency of the replies: median, 95th percentile and maximum from
+ * the histogram, within its 5 %. */
+static void
+test_latency (void)
+{
+  g_autoptr (GrammarHttpClient) client = grammar_http_client_new ();
+  g_autoptr (GError) error = NULL;
+
+  /* 8 replies after 100 ms, 2 at once: the median is a slow one */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autoptr (GBytes) got = send_path (client, i < 8 ? "/delay-100" : "/ok", NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (got);
+    }
+  g_assert_cmpfloat (latency (client, "latency-median-ms"), >=, 95.0);
+  g_assert_cmpfloat (latency (client, "latency-median-ms"), <, 400.0);
+  g_assert_cmpfloat (latency (client, "latency-p95-ms"), >=, latency (client, "latency-median-ms"));
+  g_assert_cmpfloat (latency (client, "latency-max-ms"), >=, 100.0);
+  g_assert_cmpfloat (latency (client, "latency-p95-ms"), <=, latency (client, "latency-max-ms"));
+
+  /* 30 more at once: now the median is a fast one, the p95 a slow one */
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autoptr (GBytes) got = send_path (client, "/ok", NULL, &error);
+
+      g_assert_no_error (error);
+    }
+  g_assert_cmpfloat (latency (client, "latency-median-ms"), <, 50.0);
+  g_assert_cmpfloat (latency (client, "latency-p95-ms"), >=, 95.0);
+}
+
+/* The end-of-run line: requests, retries by cause, timeouts, latency. */
+static void
+test_statistics_line (void)
+{
+  g_autoptr (GrammarHttpClient) client = grammar_http_client_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) first = NULL;
+  g_autoptr (GBytes) second = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *fresh = NULL;
+  g_autoptr (GrammarHttpClient) unused = grammar_http_client_new ();
+
+  fresh = grammar_format_request_statistics (G_OBJECT (unused), "system");
+  g_assert_cmpstr (fresh, ==, "system: 0 requests, 0 retries, 0 timeouts");
+
+  g_object_set (client, "max-retries", 1, NULL);
+  first = send_path (client, "/reset-twice", NULL, &error);
+  g_assert_null (first);
+  g_clear_error (&error);
+  second = send_path (client, "/delay-100", NULL, &error);
+  g_assert_no_error (error);
+  line = grammar_format_request_statistics (G_OBJECT (client), "system");
+  g_assert_nonnull (line);
+  g_test_message ("%s", line);
+  /* the latency is that of the one reply, 100 ms or a little more (the
+   * histogram's buckets are 9 % wide) */
+  {
+    const char *prefix = "system: 3 requests, 1 retries (1 connection lost), 0 timeouts, 1 failed, latency median ";
+    double median, p95;
+
+    g_assert_true (g_str_has_prefix (line, prefix));
+    g_assert_cmpint (sscanf (line + strlen (prefix), "%lf ms, p95 %lf ms", &median, &p95), ==, 2);
+    g_assert_cmpfloat (median, >=, 90.0);
+    g_assert_cmpfloat (median, <, 500.0);
+    g_assert_cmpfloat (p95, ==, median);
+    g_assert_true (g_str_has_suffix (line, " ms"));
+  }
 }
 
 /* Never more than max-concurrency requests in flight. */
@@ -796,6 +899,8 @@ main (int    argc,
   g_test_add_func ("/http-client/reset", test_reset);
   g_test_add_func ("/http-client/redaction", test_redaction);
   g_test_add_func ("/http-client/check-retry", test_check_retry);
+  g_test_add_func ("/http-client/latency", test_latency);
+  g_test_add_func ("/http-client/statistics-line", test_statistics_line);
   g_test_add_func ("/http-client/concurrency", test_concurrency);
   g_test_add_func ("/http-client/pacing", test_pacing);
   g_test_add_func ("/http-client/cancel-backoff", test_cancel_backoff);

@@ -1071,6 +1071,8 @@ test_cli (void)
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpstr (run.out, ==, "Say hello\n");
     grammar_test_assert_contains (run.err, "llm: 1 requests, 0 cache hits, 0 retries, 2 prompt + 2 completion tokens");
+    /* and the client's figures after them: timeouts and latency */
+    grammar_test_assert_contains (run.err, "2 prompt + 2 completion tokens, 0 timeouts, latency median ");
     assert_no_secret_in (run.out);
     assert_no_secret_in (run.err);
   }

@@ -294,6 +294,22 @@ test_offline (void)
   g_assert_true (grammar_score_get_passed (repeated_score));
   g_assert_cmpfloat_with_epsilon (grammar_score_get_value (contradicted_score), 0.0, 1e-9);
   g_assert_false (grammar_score_get_passed (contradicted_score));
+
+  /* fewer samples than asked (one failed): scored on the one it has;
+   * none left: unmeasured, saying why */
+  {
+    const char * const one[] = { "alpha beta", NULL };
+    const char * const none[] = { NULL };
+    g_autoptr (GrammarRecord) fewer = make_record ("alpha beta", CONTEXT, one);
+    g_autoptr (GrammarRecord) all_failed = make_record ("alpha beta", CONTEXT, none);
+    g_autoptr (GrammarScore) fewer_score = NULL;
+
+    grammar_record_set_samples_failed (fewer, 1, "sample 2: http://127.0.0.1:9/ask: the reply is not JSON");
+    fewer_score = score (ngram, fewer);
+    g_assert_cmpfloat_with_epsilon (grammar_score_get_value (fewer_score), 1.0, 1e-9);
+    grammar_record_set_samples_failed (all_failed, 2, "sample 1: http://127.0.0.1:9/ask: HTTP 503: busy");
+    assert_unmeasured (ngram, all_failed, "the record has no samples: its 2 failed (sample 1: ");
+  }
 }
 
 /* The reliability figures on a fixture whose confusion table is known:

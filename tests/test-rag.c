@@ -1015,6 +1015,8 @@ test_cli_run_and_resume (void)
     g_assert_cmpint (run.status, ==, 1);
     grammar_test_assert_contains (run.err, "grammar rag: 3 answered, 1 failed, 0 skipped (already in results.jsonl)\n");
     grammar_test_assert_contains (run.err, "llm: 3 requests");
+    /* the system counts its queries too: the same line for it */
+    grammar_test_assert_contains (run.err, "system: 4 requests, 0 retries, 1 failed\n");
     g_assert_cmpstr (run.out, ==, "");
   }
   read_results (output, &results);

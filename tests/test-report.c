@@ -22,6 +22,7 @@ static const char report_json[] =
   " \"unmeasured\": 0},\n"
   " \"intervals\": {\"accuracy\": [0.2396, 0.3144], \"robustness\": [0.46699, 0.57906],\n"
   "               \"retrieval_accuracy\": [0.3005, 0.3788], \"retrieval_robustness\": [0.5101, 0.6215]},\n"
+  " \"system_latency_ms\": {\"count\": 570, \"median\": 52, \"p95\": 181.5, \"max\": 2013, \"mean\": 61.25},\n"
   " \"by_style\": [{\"key\": \"short\", \"instances\": 570, \"measured\": 560, \"unmeasured\": 10, \"correct\": 157,\n"
   "   \"groups\": {\"total\": 57, \"gap\": 27, \"robust\": 8, \"non_robust\": 22},\n"
   "   \"accuracy\": 0.2754, \"robustness\": 0.5233, \"knowledge_accuracy\": 0.5263,\n"
@@ -216,6 +217,7 @@ test_text (void)
   assert_line (text, "Knowledge accuracy +0\\.5263");
   assert_line (text, "Retrieval accuracy +0\\.3386  \\[0\\.3005, 0\\.3788\\]");
   assert_line (text, "Retrieval robustness +0\\.5667  \\[0\\.5101, 0\\.6215\\]");
+  assert_line (text, "System latency: median 52 ms, 95th percentile 182 ms, longest 2013 ms, mean 61 ms \\(570 queries\\)\\.");
   assert_line (text, "gap +27 +270");
   assert_line (text, "non-robust +22 +220");
   assert_line (text, "robust +8 +80");
@@ -287,6 +289,7 @@ test_markdown (void)
   assert_line (text, "\\| Accuracy \\| 0\\.2754 \\| \\[0\\.2396, 0\\.3144\\] \\|");
   assert_line (text, "\\| Robustness \\| 0\\.5233 \\| \\[0\\.4670, 0\\.5791\\] \\|");
   assert_line (text, "\\| gap \\| 27 \\| 270 \\|");
+  assert_line (text, "System latency: median 52 ms, 95th percentile 182 ms, longest 2013 ms, mean 61 ms \\(570 queries\\)\\.");
   /* User text: Markdown and HTML are escaped, newlines become <br>. */
   assert_line (text, "\\| Zoë 東京 \\\\<b\\\\>\\\\\\|\\\\\\*x\\\\\\*\\\\\\|\\\\</b\\\\> \\| 10 \\| 0 \\| 1/0/0 \\| "
                "0\\.0000 \\| — \\| — \\| 0\\.0000 \\| 0\\.1000 \\| — \\|");
@@ -320,6 +323,7 @@ test_html (void)
 
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"));
   g_assert_nonnull (strstr (html, "<title>GRAMMAR report: short.judged.jsonl</title>"));
+  g_assert_nonnull (strstr (html, "System latency: median 52 ms, 95th percentile 182 ms, longest 2013 ms, mean 61 ms"));
   g_assert_true (g_str_has_suffix (html, "</body>\n</html>\n"));
 
   /* Charts: groups, by style, by template, the comparison; nothing

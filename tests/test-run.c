@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <grammar.h>
 
 #include "grammar-test-util.h"
@@ -122,6 +124,28 @@ test_run_whole_method (void)
   g_assert_cmpstr (second.out, ==, first.out);
 }
 
+/* @report without its line on the system's latency, which every run
+ * measures anew. */
+static char *
+without_latency (const char *report)
+{
+  g_auto (GStrv) lines = g_strsplit (report, "\n", -1);
+  g_autoptr (GString) kept = g_string_new (NULL);
+  gboolean found = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "System latency: "))
+        {
+          found = TRUE;
+          continue;
+        }
+      g_string_append_printf (kept, "%s%s", lines[i], lines[i + 1] != NULL ? "\n" : "");
+    }
+  g_assert_true (found);
+  return g_string_free (g_steal_pointer (&kept), FALSE);
+}
+
 static void
 test_run_styles_and_force (void)
 {
@@ -140,7 +164,13 @@ test_run_styles_and_force (void)
   grammar_test_run (&forced, tmp_dir, "run", "-c", "run.ini", "-d", "one", "--force", NULL);
   g_assert_cmpint (forced.status, ==, 0);
   g_assert_null (strstr (forced.err, "kept"));
-  g_assert_cmpstr (forced.out, ==, run.out);
+  /* the same report, but for the system's latency, measured again */
+  {
+    g_autofree char *forced_out = without_latency (forced.out);
+    g_autofree char *run_out = without_latency (run.out);
+
+    g_assert_cmpstr (forced_out, ==, run_out);
+  }
 }
 
 static void
@@ -636,6 +666,115 @@ test_run_unreported (void)
     }
 }
 
+/* Lines of @text that contain @needle. */
+static guint
+count_containing (const char *text,
+                  const char *needle)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += strstr (lines[i], needle) != NULL;
+  return n;
+}
+
+static gint64
+report_count (const char *dir,
+              const char *name)
+{
+  g_autofree char *text = read_file (dir, "report.json");
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  return json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)), name);
+}
+
+/* The queries about “Cobalt & Sons” fail while the service is down: the
+ * run says how many failed and which option asks them again, and prints
+ * the system's statistics; a plain re-run keeps them failed; --retry-failed
+ * asks those again, and only those, and judges them again. */
+static void
+test_run_retry_failed (void)
+{
+  g_auto (GrammarTestRun) first = { 0 };
+  g_auto (GrammarTestRun) plain = { 0 };
+  g_auto (GrammarTestRun) retried = { 0 };
+  g_autofree char *text = NULL;
+  g_autofree char *results = NULL;
+  g_autofree char *judged = NULL;
+  g_autofree char *stats = NULL;
+  g_autofree char *stats_again = NULL;
+  g_autofree char *short_dataset = NULL;
+  g_autofree char *long_dataset = NULL;
+  g_autofree char *long_results = NULL;
+  guint n_failed, n_failed_both, n_records, n_all;
+  gint64 unmeasured_before;
+
+  {
+    g_auto (GStrv) parts = g_strsplit (config, PIPELINE_SYSTEM, 2);
+
+    text = g_strconcat (parts[0], "[system]\nplugin=rag-test\nfail-text=Cobalt\nfail-while-env=RAG_TEST_DOWN\n",
+                        parts[1], NULL);
+  }
+  g_free (grammar_test_write_file (tmp_dir, "retry.ini", text));
+  g_free (grammar_test_write_file (tmp_dir, "company.sql", script));
+
+  g_setenv ("RAG_TEST_DOWN", "1", TRUE);
+  grammar_test_run (&first, tmp_dir, "run", "-c", "retry.ini", "-d", "retry", NULL);
+  g_unsetenv ("RAG_TEST_DOWN");
+  if (first.status != 1)
+    g_error ("grammar run exited %d, not 1: %s", first.status, first.err);
+  results = read_file ("retry", "short.results.jsonl");
+  n_failed = count_containing (results, "\"error\":\"rag-test fails on");
+  short_dataset = read_file ("retry", "short.dataset.jsonl");
+  long_dataset = read_file ("retry", "long.dataset.jsonl");
+  n_records = count_containing (short_dataset, "\"id\"");
+  n_all = n_records + count_containing (long_dataset, "\"id\"");
+  g_assert_cmpuint (n_failed, >, 0);
+  g_assert_cmpuint (n_failed, <, n_records);
+  grammar_test_assert_contains (first.err, "`grammar run --retry-failed` asks them again");
+  g_assert_null (strstr (first.err, "grammar rag --retry-failed"));
+  /* the system's line: every query of both styles asked once */
+  long_results = read_file ("retry", "long.results.jsonl");
+  n_failed_both = n_failed + count_containing (long_results, "\"error\":\"rag-test fails on");
+  stats = g_strdup_printf ("system: %u requests, 0 retries, %u failed\n", n_all, n_failed_both);
+  grammar_test_assert_contains (first.err, stats);
+  unmeasured_before = report_count ("retry", "unmeasured");
+
+  /* the service is back; a plain re-run does not ask them again */
+  grammar_test_run (&plain, tmp_dir, "run", "-c", "retry.ini", "-d", "retry", NULL);
+  g_assert_cmpint (plain.status, ==, 0);
+  g_assert_null (strstr (plain.err, "system: "));   /* nothing asked */
+  {
+    g_autofree char *kept = g_strdup_printf ("grammar rag: warning: %u of the records kept from an earlier run "
+                                             "had failed", n_failed);
+
+    grammar_test_assert_contains (plain.err, kept);
+    grammar_test_assert_contains (plain.err, "`grammar run --retry-failed` asks them again");
+  }
+  g_free (results);
+  results = read_file ("retry", "short.results.jsonl");
+  g_assert_cmpuint (count_containing (results, "\"error\":"), ==, n_failed);
+
+  /* --retry-failed asks them, and only them, again */
+  grammar_test_run (&retried, tmp_dir, "run", "-c", "retry.ini", "-d", "retry", "--retry-failed", NULL);
+  if (retried.status != 0)
+    g_error ("grammar run --retry-failed failed (%d): %s", retried.status, retried.err);
+  stats_again = g_strdup_printf ("system: %u requests, 0 retries\n", n_failed_both);
+  grammar_test_assert_contains (retried.err, stats_again);
+  grammar_test_assert_contains (retried.err, "removed");
+  g_free (results);
+  results = read_file ("retry", "short.results.jsonl");
+  g_assert_cmpuint (count_containing (results, "\"error\":"), ==, 0);
+  g_assert_cmpuint (count_containing (results, "\"id\""), ==, n_records);
+  /* judged again: no verdict of a failed query left, one line an id */
+  judged = read_file ("retry", "short.judged.jsonl");
+  g_assert_cmpuint (count_containing (judged, "\"error\":"), ==, 0);
+  g_assert_cmpuint (count_containing (judged, "\"id\""), ==, n_records);
+  g_assert_cmpint (report_count ("retry", "unmeasured"), <, unmeasured_before);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -656,6 +795,7 @@ main (int    argc,
   g_test_add_func ("/run/answer-limits", test_run_answer_limits);
   g_test_add_func ("/run/interrupted", test_run_interrupted);
   g_test_add_func ("/run/unreported", test_run_unreported);
+  g_test_add_func ("/run/retry-failed", test_run_retry_failed);
 
   status = g_test_run ();
   grammar_test_remove_tree (tmp_dir);

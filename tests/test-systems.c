@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+
 #include <grammar.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -763,7 +764,47 @@ service_handle (SoupServer        *server,
   service->last_tenant = g_strdup (soup_message_headers_get_one (headers, "X-Tenant"));
   g_mutex_unlock (&service->mutex);
 
-  if (g_str_equal (path, "/slow"))
+  if (g_str_equal (path, "/sample-truncated") || g_str_equal (path, "/sample-broken"))
+    {
+      gboolean sampled = strstr (body, "\"temperature\"") != NULL;
+      g_autofree char *key = g_strconcat (path, "#sampled", NULL);
+      const char *text;
+
+      g_mutex_lock (&service->mutex);
+      count = GPOINTER_TO_UINT (g_hash_table_lookup (service->counts, key)) + (sampled ? 1 : 0);
+      g_hash_table_insert (service->counts, g_steal_pointer (&key), GUINT_TO_POINTER (count));
+      g_mutex_unlock (&service->mutex);
+      /* the answer, with the kind of text users have; the first sample's
+       * reply (or every one) cut short in the middle of a string */
+      if (!sampled)
+        text = "{\"answer\": \"Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)\","
+               " \"retrieved\": [{\"id\": \"HR-Policy v2.pdf#3\", \"score\": 0.8}]}";
+      else if (g_str_equal (path, "/sample-broken") || count == 1)
+        text = "{\"answer\": \"Write to margit.o@hr";
+      else
+        text = "{\"answer\": \"Ask HR at https://hr.example.com/contact\", \"retrieved\": []}";
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, JSON, SOUP_MEMORY_COPY, text, strlen (text));
+      return;
+    }
+  if (g_str_equal (path, "/busy-once") && count == 1)
+    {
+      const char *text = "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
+
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "Retry-After", "1");
+      soup_server_message_set_status (message, 503, NULL);
+      soup_server_message_set_response (message, "text/html", SOUP_MEMORY_STATIC, text, strlen (text));
+      return;
+    }
+  if (g_str_equal (path, "/busy-once") || (g_str_equal (path, "/stall-once") && count > 1))
+    {
+      const char *text = "{\"answer\": \"Ask Zoë at zoe@example.com\", \"retrieved\": []}";
+
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, JSON, SOUP_MEMORY_STATIC, text, strlen (text));
+      return;
+    }
+  if (g_str_equal (path, "/slow") || g_str_equal (path, "/stall-once"))
     {
       GSource *source = g_timeout_source_new (1000);
 
@@ -1124,6 +1165,123 @@ test_http_query_pointer (void)
   }
 }
 
+static guint64
+system_statistic (GrammarSystem *system,
+                  const char    *name)
+{
+  guint64 value = 0;
+
+  g_object_get (system, name, &value, NULL);
+  return value;
+}
+
+/* A sample whose reply is cut short is asked again, like a 5xx, and the
+ * answer has all its samples; the statistics count the retry by cause. */
+static void
+test_http_sample_retried (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sample-truncated", &error, "system.samples", "2",
+                                                 "system.sample-params", "{\"temperature\": 1.0}",
+                                                 "system.max-retries", "2", NULL);
+  g_autofree char *line = NULL;
+  const char * const *samples;
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (system, "How do I reach “HR”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==,
+                   "Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)");
+  samples = grammar_answer_get_samples (answer);
+  g_assert_cmpuint (g_strv_length ((GStrv) samples), ==, 2);
+  g_assert_cmpstr (samples[0], ==, "Ask HR at https://hr.example.com/contact");
+  g_assert_cmpstr (samples[1], ==, "Ask HR at https://hr.example.com/contact");
+  g_assert_cmpuint (grammar_answer_get_samples_failed (answer), ==, 0);
+  g_assert_null (grammar_answer_get_sample_error (answer));
+  g_assert_cmpuint (service_count ("/sample-truncated"), ==, 4);
+
+  g_assert_cmpuint (system_statistic (system, "requests"), ==, 4);
+  g_assert_cmpuint (system_statistic (system, "retries"), ==, 1);
+  g_assert_cmpuint (system_statistic (system, "retries-malformed"), ==, 1);
+  g_assert_cmpuint (system_statistic (system, "timeouts"), ==, 0);
+  line = grammar_format_request_statistics (G_OBJECT (system), "system");
+  g_assert_true (g_str_has_prefix (line, "system: 4 requests, 1 retries (1 malformed reply), 0 timeouts, latency median "));
+}
+
+/* A sample that fails every time leaves the answer with fewer samples,
+ * noted with the first error: the response is kept. */
+static void
+test_http_sample_failed (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sample-broken", &error, "system.samples", "2",
+                                                 "system.sample-params", "{\"temperature\": 1.0}",
+                                                 "system.max-retries", "1", NULL);
+  const char * const *samples;
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (system, "How do I reach “HR”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==,
+                   "Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)");
+  g_assert_cmpuint (grammar_answer_get_retrieved (answer)->len, ==, 1);
+  samples = grammar_answer_get_samples (answer);
+  g_assert_nonnull (samples);
+  g_assert_cmpuint (g_strv_length ((GStrv) samples), ==, 0);
+  g_assert_cmpuint (grammar_answer_get_samples_failed (answer), ==, 2);
+  g_test_message ("%s", grammar_answer_get_sample_error (answer));
+  g_assert_true (g_str_has_prefix (grammar_answer_get_sample_error (answer), "sample "));
+  assert_contains (grammar_answer_get_sample_error (answer), "failed after 2 attempts");
+  /* the primary once, each sample twice */
+  g_assert_cmpuint (service_count ("/sample-broken"), ==, 1 + 2 * 2);
+  g_assert_cmpuint (system_statistic (system, "retries-malformed"), ==, 2);
+  g_assert_cmpuint (system_statistic (system, "failures"), ==, 2);
+}
+
+/* The rag runner writes what the system said of its failed samples:
+ * results.jsonl keeps the response, with samples_failed and
+ * sample_error, and reads them back. */
+static void
+test_http_sample_failed_results (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) system = http_build ("/sample-broken", &error, "system.samples", "2",
+                                                 "system.sample-params", "{\"temperature\": 1.0}",
+                                                 "system.max-retries", "0", NULL);
+  g_autoptr (GrammarRagRunner) runner = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-systems-XXXXXX", &error);
+  g_autofree char *input = g_build_filename (dir, "dataset.jsonl", NULL);
+  g_autofree char *output = g_build_filename (dir, "results.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GrammarRecord) record = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (input, "{\"id\": \"HR-Policy v2.pdf#3\", \"text\": \"How do I reach “HR”?\"}\n",
+                                      -1, &error));
+  runner = grammar_rag_runner_new (system);
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_stage_runner_get_n_failed (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
+
+  g_assert_true (g_file_get_contents (output, &contents, NULL, &error));
+  assert_contains (contents, "\"response\":\"Write to margit.o@hr.example.com (see “HR-Policy v2.pdf#3”)\"");
+  assert_contains (contents, "\"samples\":[],\"samples_failed\":2,\"sample_error\":\"sample ");
+  g_assert_null (strstr (contents, "\"error\""));
+  node = json_from_string (contents, &error);
+  g_assert_no_error (error);
+  record = grammar_record_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_record_get_samples_failed (record), ==, 2);
+  g_assert_true (g_str_has_prefix (grammar_record_get_sample_error (record), "sample "));
+
+  g_unlink (input);
+  g_unlink (output);
+  g_rmdir (dir);
+}
+
 /* The request (query member, extra body, key, extra header) and the
  * answer and hits read through custom pointers. */
 static void
@@ -1422,6 +1580,45 @@ test_http_retry (void)
   g_assert_cmpuint (service_count ("/down"), ==, 2);
 }
 
+/* A 503 with Retry-After, then an answer: one retry, counted by its
+ * cause among the system's statistics; a stall past the timeout, then an
+ * answer: one timeout. */
+static void
+test_http_statistics (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarAnswer) answer = NULL;
+  g_autoptr (GrammarAnswer) late = NULL;
+  g_autoptr (GrammarSystem) busy = http_build ("/busy-once", &error, NULL);
+  g_autoptr (GrammarSystem) stalled = http_build ("/stall-once", &error, "system.timeout", "0.3", NULL);
+  g_autofree char *busy_line = NULL;
+  g_autofree char *stalled_line = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_no_error (error);
+  answer = grammar_system_answer (busy, "Who runs “Tidewatch”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (answer), ==, "Ask Zoë at zoe@example.com");
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 900 * 1000);   /* it waited as asked */
+  g_assert_cmpuint (system_statistic (busy, "requests"), ==, 2);
+  g_assert_cmpuint (system_statistic (busy, "retries"), ==, 1);
+  g_assert_cmpuint (system_statistic (busy, "retries-5xx"), ==, 1);
+  g_assert_cmpuint (system_statistic (busy, "retries-429"), ==, 0);
+  g_assert_cmpuint (system_statistic (busy, "timeouts"), ==, 0);
+  busy_line = grammar_format_request_statistics (G_OBJECT (busy), "system");
+  g_test_message ("%s", busy_line);
+  g_assert_true (g_str_has_prefix (busy_line, "system: 2 requests, 1 retries (1 HTTP 5xx), 0 timeouts, latency median "));
+
+  late = grammar_system_answer (stalled, "Who runs “Tidewatch”?", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (grammar_answer_get_response (late), ==, "Ask Zoë at zoe@example.com");
+  g_assert_cmpuint (system_statistic (stalled, "timeouts"), ==, 1);
+  g_assert_cmpuint (system_statistic (stalled, "retries-timeout"), ==, 1);
+  stalled_line = grammar_format_request_statistics (G_OBJECT (stalled), "system");
+  g_test_message ("%s", stalled_line);
+  g_assert_true (g_str_has_prefix (stalled_line, "system: 2 requests, 1 retries (1 timeout), 1 timeouts, latency median "));
+}
+
 /* 401: not tried again; the message names the variable, never the key,
  * even when the service echoes it. Other 4xx: not tried again. */
 static void
@@ -1710,6 +1907,10 @@ main (int    argc,
   g_test_add_func ("/pipeline/config", test_pipeline_config);
   g_test_add_func ("/http/custom-pointers", test_http_custom_pointers);
   g_test_add_func ("/http/samples", test_http_samples);
+  g_test_add_func ("/http/sample-retried", test_http_sample_retried);
+  g_test_add_func ("/http/statistics", test_http_statistics);
+  g_test_add_func ("/http/sample-failed", test_http_sample_failed);
+  g_test_add_func ("/http/sample-failed-results", test_http_sample_failed_results);
   g_test_add_func ("/http/defaults", test_http_defaults);
   g_test_add_func ("/http/null", test_http_null);
   g_test_add_func ("/http/pointers", test_http_pointers);

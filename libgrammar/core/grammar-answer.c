@@ -14,7 +14,8 @@
  * them, and the stochastic samples it gave besides the response when it
  * was asked for some (for SelfCheck-style evaluators). Answers are
  * immutable once made, but for the samples, set once by the system that
- * made the answer.
+ * made the answer. A sample that failed leaves the answer with fewer
+ * samples, and says so (grammar_answer_get_samples_failed()).
  *
  * "Not reported" and "nothing retrieved" are different answers: a
  * system that does not tell its documents makes its answer with
@@ -29,6 +30,8 @@ struct _GrammarAnswer
   char *response;
   GPtrArray *retrieved;  /* GrammarHit; NULL: not reported */
   GStrv samples;         /* NULL: none asked */
+  guint samples_failed;  /* samples asked for that failed */
+  char *sample_error;    /* the first of their errors */
 };
 
 G_DEFINE_FINAL_TYPE (GrammarAnswer, grammar_answer, G_TYPE_OBJECT)
@@ -41,6 +44,7 @@ grammar_answer_finalize (GObject *object)
   g_free (self->response);
   g_clear_pointer (&self->retrieved, g_ptr_array_unref);
   g_strfreev (self->samples);
+  g_free (self->sample_error);
 
   G_OBJECT_CLASS (grammar_answer_parent_class)->finalize (object);
 }
@@ -176,4 +180,56 @@ grammar_answer_set_samples (GrammarAnswer      *self,
 
   g_strfreev (self->samples);
   self->samples = g_strdupv ((char **) samples);
+}
+
+/**
+ * grammar_answer_get_samples_failed:
+ * @self: a #GrammarAnswer
+ *
+ * Returns: how many of the samples asked for failed, and are missing
+ *   from grammar_answer_get_samples()
+ */
+guint
+grammar_answer_get_samples_failed (GrammarAnswer *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), 0);
+  return self->samples_failed;
+}
+
+/**
+ * grammar_answer_get_sample_error:
+ * @self: a #GrammarAnswer
+ *
+ * Returns: (transfer none) (nullable): why the first failed sample
+ *   failed, or %NULL when none did
+ */
+const char *
+grammar_answer_get_sample_error (GrammarAnswer *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_ANSWER (self), NULL);
+  return self->sample_error;
+}
+
+/**
+ * grammar_answer_set_samples_failed:
+ * @self: a #GrammarAnswer
+ * @n_failed: how many of the samples asked for failed
+ * @first_error: (nullable): the error of the first of them, or %NULL
+ *   when @n_failed is 0
+ *
+ * Notes that the answer has fewer samples than were asked for: a system
+ * whose sample requests failed (after their retries) still gives the
+ * response, with the samples it got. A system sets it before it hands
+ * the answer over.
+ */
+void
+grammar_answer_set_samples_failed (GrammarAnswer *self,
+                                   guint          n_failed,
+                                   const char    *first_error)
+{
+  g_return_if_fail (GRAMMAR_IS_ANSWER (self));
+
+  self->samples_failed = n_failed;
+  g_free (self->sample_error);
+  self->sample_error = n_failed > 0 ? g_strdup (first_error) : NULL;
 }

@@ -34,5 +34,13 @@ const char * const *grammar_answer_get_samples   (GrammarAnswer      *self);
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_answer_set_samples   (GrammarAnswer      *self,
                                                   const char * const *samples);
+GRAMMAR_AVAILABLE_IN_ALL
+guint               grammar_answer_get_samples_failed (GrammarAnswer *self);
+GRAMMAR_AVAILABLE_IN_ALL
+const char         *grammar_answer_get_sample_error   (GrammarAnswer *self);
+GRAMMAR_AVAILABLE_IN_ALL
+void                grammar_answer_set_samples_failed (GrammarAnswer *self,
+                                                       guint          n_failed,
+                                                       const char    *first_error);
 
 G_END_DECLS

@@ -29,6 +29,9 @@
  * - `response`: a string, or null when the system failed
  * - `samples`: an array of strings, stochastic responses the system gave
  *   besides `response` (only when it was asked for some)
+ * - `samples_failed`: a number, how many of the samples asked for failed
+ *   and are missing from `samples` (only when some did)
+ * - `sample_error`: a string, why the first of those failed
  * - `retrieved`: an array of `{"id": string, "score": number, "text": string}`,
  *   the text being optional. Absent (or null, when read) when the query
  *   failed or the system did not report its documents: retrieval is
@@ -68,6 +71,8 @@ struct _GrammarRecord
   gboolean has_response;
   char *response;
   GStrv samples;           /* or NULL */
+  guint samples_failed;
+  char *sample_error;      /* or NULL */
   GPtrArray *retrieved;    /* GrammarHit, or NULL */
   gboolean has_error;
   char *error;
@@ -100,6 +105,7 @@ grammar_record_finalize (GObject *object)
   g_strfreev (self->doc_ids);
   g_free (self->response);
   g_strfreev (self->samples);
+  g_free (self->sample_error);
   g_clear_pointer (&self->retrieved, g_ptr_array_unref);
   g_clear_pointer (&self->scores, g_ptr_array_unref);
   g_free (self->error);
@@ -405,6 +411,19 @@ read_latency (GrammarRecord  *self,
 }
 
 static gboolean
+read_samples_failed (GrammarRecord  *self,
+                     JsonNode       *node,
+                     GError        **error)
+{
+  double n = node_is_number (node) ? node_number (node) : -1.0;
+
+  if (n < 0.0 || n != floor (n) || n > G_MAXUINT)
+    return invalid_member (error, "samples_failed", "a whole number, not negative");
+  self->samples_failed = (guint) n;
+  return TRUE;
+}
+
+static gboolean
 read_judge (GrammarRecord       *self,
             JsonNode            *node,
             GrammarVerdictKind   kind,
@@ -515,6 +534,10 @@ grammar_record_new_from_json (JsonNode  *node,
         ok = self->has_response = read_nullable_string (member, name, &self->response, error);
       else if (g_str_equal (name, "samples"))
         ok = read_strings (member, name, &self->samples, error);
+      else if (g_str_equal (name, "samples_failed"))
+        ok = read_samples_failed (self, member, error);
+      else if (g_str_equal (name, "sample_error"))
+        ok = read_nullable_string (member, name, &self->sample_error, error);
       else if (g_str_equal (name, "assessment"))
         ok = read_assessment (self, member, error);
       else if (g_str_equal (name, "retrieved"))
@@ -664,6 +687,13 @@ grammar_record_to_json (GrammarRecord *self)
       for (guint i = 0; self->samples[i] != NULL; i++)
         json_builder_add_string_value (builder, self->samples[i]);
       json_builder_end_array (builder);
+    }
+  if (self->samples_failed > 0)
+    {
+      json_builder_set_member_name (builder, "samples_failed");
+      json_builder_add_int_value (builder, self->samples_failed);
+      if (self->sample_error != NULL)
+        add_string_member (builder, "sample_error", self->sample_error);
     }
   if (self->retrieved != NULL)
     {
@@ -1256,6 +1286,58 @@ grammar_record_set_samples (GrammarRecord      *self,
   copy = g_strdupv ((GStrv) samples);
   g_strfreev (self->samples);
   self->samples = copy;
+}
+
+/**
+ * grammar_record_get_samples_failed:
+ * @self: a #GrammarRecord
+ *
+ * Returns: how many of the samples asked for failed and are missing
+ *   from grammar_record_get_samples(), member `samples_failed`
+ */
+guint
+grammar_record_get_samples_failed (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), 0);
+  return self->samples_failed;
+}
+
+/**
+ * grammar_record_get_sample_error:
+ * @self: a #GrammarRecord
+ *
+ * Returns: (transfer none) (nullable): why the first failed sample
+ *   failed, member `sample_error`, or %NULL
+ */
+const char *
+grammar_record_get_sample_error (GrammarRecord *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_RECORD (self), NULL);
+  return self->sample_error;
+}
+
+/**
+ * grammar_record_set_samples_failed:
+ * @self: a #GrammarRecord
+ * @n_failed: how many samples failed, 0 to unset
+ * @first_error: (nullable): the error of the first of them
+ *
+ * Sets members `samples_failed` and `sample_error`, written only when
+ * @n_failed is not 0.
+ */
+void
+grammar_record_set_samples_failed (GrammarRecord *self,
+                                   guint          n_failed,
+                                   const char    *first_error)
+{
+  char *copy;
+
+  g_return_if_fail (GRAMMAR_IS_RECORD (self));
+
+  copy = n_failed > 0 ? g_strdup (first_error) : NULL;
+  g_free (self->sample_error);
+  self->sample_error = copy;
+  self->samples_failed = n_failed;
 }
 
 /**

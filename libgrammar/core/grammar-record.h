@@ -121,6 +121,14 @@ GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_record_set_samples           (GrammarRecord      *self,
                                                           const char * const *samples);
 GRAMMAR_AVAILABLE_IN_ALL
+guint               grammar_record_get_samples_failed    (GrammarRecord      *self);
+GRAMMAR_AVAILABLE_IN_ALL
+const char         *grammar_record_get_sample_error      (GrammarRecord      *self);
+GRAMMAR_AVAILABLE_IN_ALL
+void                grammar_record_set_samples_failed    (GrammarRecord      *self,
+                                                          guint               n_failed,
+                                                          const char         *first_error);
+GRAMMAR_AVAILABLE_IN_ALL
 GPtrArray          *grammar_record_get_scores            (GrammarRecord      *self);
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarScore       *grammar_record_get_score             (GrammarRecord      *self,

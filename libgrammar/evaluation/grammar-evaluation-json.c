@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "grammar-error.h"
 #include "grammar-evaluation.h"
 #include "grammar-evaluation-private.h"
@@ -167,6 +169,44 @@ add_tally (JsonBuilder                  *builder,
   add_interval (builder, "retrieval_accuracy", tally->retrieval_correct, tally->retrieval_measured);
   add_interval (builder, "retrieval_robustness", tally->answered_retrieval_correct,
                 tally->answered_retrieval_measured);
+  json_builder_end_object (builder);
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* `system_latency_ms`: how long the system under test took to answer,
+ * from the records' `latency_ms` (failed queries too: the time to
+ * their error): their count, median, 95th percentile (nearest rank),
+ * longest and mean, in milliseconds; the figures are
+ * null when no record has one. */
+static void
+add_latency (JsonBuilder       *builder,
+             GrammarEvaluation *self)
+{
+  g_autoptr (GArray) sorted = g_array_copy (self->latencies);
+  guint n = sorted->len;
+  double sum = 0.0;
+
+  g_array_sort (sorted, compare_doubles);
+  for (guint i = 0; i < n; i++)
+    sum += g_array_index (sorted, double, i);
+  json_builder_set_member_name (builder, "system_latency_ms");
+  json_builder_begin_object (builder);
+  grammar_json_add_int (builder, "count", n);
+  grammar_json_add_number (builder, "median", n == 0 ? NAN : n % 2 == 1 ? g_array_index (sorted, double, n / 2)
+                                             : (g_array_index (sorted, double, n / 2 - 1) +
+                                                g_array_index (sorted, double, n / 2)) / 2);
+  grammar_json_add_number (builder, "p95",
+                           n > 0 ? g_array_index (sorted, double, (guint) MAX (ceil (0.95 * n), 1.0) - 1) : NAN);
+  grammar_json_add_number (builder, "max", n > 0 ? g_array_index (sorted, double, n - 1) : NAN);
+  grammar_json_add_number (builder, "mean", n > 0 ? sum / n : NAN);
   json_builder_end_object (builder);
 }
 
@@ -417,6 +457,7 @@ grammar_evaluation_build_json (GrammarEvaluation  *self,
 
   add_tally (builder, &self->tally);
   add_gap_attribution (builder, self);
+  add_latency (builder, self);
   add_breakdown (builder, "by_template", self, GRAMMAR_EVALUATION_BY_TEMPLATE);
   add_breakdown (builder, "by_style", self, GRAMMAR_EVALUATION_BY_STYLE);
   add_breakdown (builder, "by_table", self, GRAMMAR_EVALUATION_BY_TABLE);

@@ -134,6 +134,7 @@ struct _GrammarEvaluation
   GrammarEvaluationTally tally;
   guint64 answered;        /* records with a response */
   guint64 reported;        /* records whose system reported its documents (`retrieved`, even empty) */
+  GArray *latencies;       /* double: the latency_ms of each record that has one */
 };
 
 G_GNUC_INTERNAL

@@ -83,6 +83,7 @@ grammar_evaluation_finalize (GObject *object)
   g_free (self->source);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->offsets, g_array_unref);
+  g_clear_pointer (&self->latencies, g_array_unref);
   g_clear_pointer (&self->next, g_array_unref);
   g_clear_pointer (&self->correct, g_byte_array_unref);
   g_clear_pointer (&self->lines, g_array_unref);
@@ -107,6 +108,7 @@ static void
 grammar_evaluation_init (GrammarEvaluation *self)
 {
   self->records = g_ptr_array_new_with_free_func (g_object_unref);
+  self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
   self->strings = g_string_chunk_new (4096);
   self->styles = g_hash_table_new (g_str_hash, g_str_equal);
   self->groups = g_ptr_array_new_with_free_func (group_free);
@@ -492,6 +494,7 @@ add_record (Adding         *adding,
   const char *style = intern (self, grammar_record_get_style (record));
   const char *no_key = intern (self, GRAMMAR_EVALUATION_NO_KEY);
   GrammarVerdictKind answer = grammar_evaluation_answer_verdict (record);
+  double latency_ms = grammar_record_get_latency_ms (record);
   GrammarVerdictKind retrieval = grammar_evaluation_retrieval_verdict (record);
   GrammarEvaluationGroup *group;
   guint none = G_MAXUINT;
@@ -582,6 +585,8 @@ add_record (Adding         *adding,
   count_key (group, GRAMMAR_EVALUATION_BY_STYLE, style != NULL ? style : no_key, answer, retrieval);
   if (style != NULL)
     g_hash_table_add (self->styles, (gpointer) style);
+  if (latency_ms >= 0.0)
+    g_array_append_val (self->latencies, latency_ms);
   return TRUE;
 }
 

@@ -73,6 +73,7 @@ struct _GrammarMethod
   guint max_answer_rows;
   guint64 max_answer_bytes;
   gboolean force;
+  gboolean retry_failed;
 
   gboolean running;
   JsonNode *report;

@@ -95,6 +95,7 @@ enum {
   PROP_MAX_ANSWER_ROWS,
   PROP_MAX_ANSWER_BYTES,
   PROP_FORCE,
+  PROP_RETRY_FAILED,
   N_PROPS
 };
 
@@ -154,6 +155,9 @@ grammar_method_get_property (GObject    *object,
     case PROP_MAX_ANSWER_BYTES:
       g_value_set_uint64 (value, self->max_answer_bytes);
       break;
+    case PROP_RETRY_FAILED:
+      g_value_set_boolean (value, self->retry_failed);
+      break;
     case PROP_FORCE:
       g_value_set_boolean (value, self->force);
       break;
@@ -208,6 +212,9 @@ grammar_method_set_property (GObject      *object,
           self->max_answer_bytes = g_value_get_uint64 (value);
           g_object_notify_by_pspec (object, pspec);
         }
+      break;
+    case PROP_RETRY_FAILED:
+      grammar_method_set_retry_failed (self, g_value_get_boolean (value));
       break;
     case PROP_FORCE:
       grammar_method_set_force (self, g_value_get_boolean (value));
@@ -338,6 +345,19 @@ grammar_method_class_init (GrammarMethodClass *klass)
    */
   properties[PROP_FORCE] =
     g_param_spec_boolean ("force", NULL, "Make every stage's file again", FALSE, flags);
+  /**
+   * GrammarMethod:retry-failed:
+   *
+   * Ask the system again the queries that failed in an earlier run
+   * (#GrammarRagRunner:retry-failed), and judge and assess again the
+   * records whose query had failed (#GrammarJudgeRunner:retry-failed,
+   * #GrammarAssessRunner:retry-failed, which also scores again the
+   * records where a metric failed). The stages are resumed as usual, so
+   * only those records are asked again.
+   */
+  properties[PROP_RETRY_FAILED] =
+    g_param_spec_boolean ("retry-failed", NULL, "Ask the failed queries (and metrics) of an earlier run again",
+                          FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -692,6 +712,58 @@ grammar_method_set_force (GrammarMethod *self,
 }
 
 /**
+ * grammar_method_get_retry_failed:
+ * @self: a #GrammarMethod
+ *
+ * Returns: whether the failed queries of an earlier run are asked again
+ */
+gboolean
+grammar_method_get_retry_failed (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), FALSE);
+
+  return self->retry_failed;
+}
+
+/**
+ * grammar_method_set_retry_failed:
+ * @self: a #GrammarMethod
+ * @retry_failed: whether to ask the failed queries of an earlier run again
+ *
+ * Sets #GrammarMethod:retry-failed.
+ */
+void
+grammar_method_set_retry_failed (GrammarMethod *self,
+                                 gboolean       retry_failed)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  retry_failed = !!retry_failed;
+  if (self->retry_failed == retry_failed)
+    return;
+  self->retry_failed = retry_failed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRY_FAILED]);
+}
+
+/**
+ * grammar_method_get_system:
+ * @self: a #GrammarMethod
+ *
+ * The system under test, once a run built it for its rag stage: its
+ * statistics (such as those of the `http` system) are the run's.
+ *
+ * Returns: (transfer none) (nullable): the system, or %NULL when no rag
+ *   stage ran
+ */
+GrammarSystem *
+grammar_method_get_system (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), NULL);
+
+  return self->system;
+}
+
+/**
  * grammar_method_get_report:
  * @self: a #GrammarMethod
  *
@@ -898,6 +970,27 @@ unwatch_progress (Run *run)
   g_clear_object (&run->progress_source);
 }
 
+/* Failed queries of an earlier run stay failed unless asked again: say
+ * how, since the run's own count of failures does not include them. */
+static void
+note_skipped_failed (GrammarMethod      *self,
+                     Step               *step,
+                     GrammarStageRunner *runner)
+{
+  guint64 n = GRAMMAR_IS_RAG_RUNNER (runner) ? grammar_rag_runner_get_n_skipped_failed (GRAMMAR_RAG_RUNNER (runner))
+                                             : 0;
+  g_autofree char *message = NULL;
+  const char *lines[2] = { NULL, NULL };
+
+  if (n == 0)
+    return;
+  message = g_strdup_printf ("%" G_GUINT64_FORMAT " of the records kept from an earlier run had failed (written "
+                             "with their error and judged unmeasured); `grammar run --retry-failed` asks them again",
+                             n);
+  lines[0] = message;
+  emit_warnings (self, step, lines);
+}
+
 static void
 on_runner_done (GObject      *source,
                 GAsyncResult *result,
@@ -919,6 +1012,7 @@ on_runner_done (GObject      *source,
       return;
     }
   run->self->n_failed += grammar_stage_runner_get_n_failed (runner);
+  note_skipped_failed (run->self, step, runner);
   summary = grammar_stage_runner_dup_summary (runner);
   step_done (task, summary);
 }
@@ -957,6 +1051,7 @@ start_step (GTask *task,
             return;
           }
         runner = grammar_rag_runner_new (self->system);
+        grammar_rag_runner_set_retry_failed (runner, self->retry_failed);
         start_runner (task, GRAMMAR_STAGE_RUNNER (runner), dataset, step);
       }
       break;
@@ -970,6 +1065,7 @@ start_step (GTask *task,
             fail (task, error);
             return;
           }
+        grammar_judge_runner_set_retry_failed (self->judge_runner, self->retry_failed);
         start_runner (task, GRAMMAR_STAGE_RUNNER (self->judge_runner), results, step);
       }
       break;
@@ -983,6 +1079,8 @@ start_step (GTask *task,
             fail (task, error);
             return;
           }
+        if (self->retry_failed)
+          grammar_assess_runner_set_retry_failed (self->assess_runner, TRUE);
         start_runner (task, GRAMMAR_STAGE_RUNNER (self->assess_runner), results, step);
       }
       break;

@@ -72,6 +72,13 @@ gboolean            grammar_method_get_force        (GrammarMethod        *self)
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_method_set_force        (GrammarMethod        *self,
                                                      gboolean              force);
+GRAMMAR_AVAILABLE_IN_ALL
+gboolean            grammar_method_get_retry_failed (GrammarMethod        *self);
+GRAMMAR_AVAILABLE_IN_ALL
+void                grammar_method_set_retry_failed (GrammarMethod        *self,
+                                                     gboolean              retry_failed);
+GRAMMAR_AVAILABLE_IN_ALL
+GrammarSystem      *grammar_method_get_system       (GrammarMethod        *self);
 
 GRAMMAR_AVAILABLE_IN_ALL
 gboolean            grammar_method_check            (GrammarMethod        *self,

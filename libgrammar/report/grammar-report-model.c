@@ -445,6 +445,43 @@ add_summary (GrammarReportDocument *doc,
     "sufficient (a correct answer counts as sufficient). Intervals: Wilson, 95 %."));
 }
 
+/* A duration in milliseconds, as the report shows it. */
+static char *
+format_ms (double ms)
+{
+  if (!isfinite (ms))
+    return g_strdup ("–");
+  if (ms < 10)
+    return g_strdup_printf ("%.1f ms", ms);
+  if (ms < 10000)
+    return g_strdup_printf ("%.0f ms", ms);
+  return g_strdup_printf ("%.1f s", ms / 1000);
+}
+
+/* One line on how long the system under test took to answer, from
+ * `system_latency_ms`, when the records had their latency. */
+static void
+add_latency (GrammarReportDocument *doc,
+             JsonObject            *root)
+{
+  JsonObject *latency = grammar_report_member_object (root, "system_latency_ms");
+  double count = grammar_report_member_number (latency, "count");
+  g_autofree char *median = NULL;
+  g_autofree char *p95 = NULL;
+  g_autofree char *max = NULL;
+  g_autofree char *mean = NULL;
+
+  if (latency == NULL || !isfinite (count) || count < 1)
+    return;
+  median = format_ms (grammar_report_member_number (latency, "median"));
+  p95 = format_ms (grammar_report_member_number (latency, "p95"));
+  max = format_ms (grammar_report_member_number (latency, "max"));
+  mean = format_ms (grammar_report_member_number (latency, "mean"));
+  add_block (doc, BLOCK_PARAGRAPH, 0, g_strdup_printf (
+    "System latency: median %s, 95th percentile %s, longest %s, mean %s (%.0f queries).", median, p95, max, mean,
+    count));
+}
+
 static void
 add_groups (GrammarReportDocument *doc,
             JsonObject            *root)
@@ -1349,6 +1386,7 @@ grammar_report_document_build (JsonObject *root,
   add_title (doc, root);
   add_warnings (doc, root);
   add_summary (doc, root);
+  add_latency (doc, root);
   add_groups (doc, root);
   add_breakdowns (doc, root);
   add_gap_groups (doc, root);

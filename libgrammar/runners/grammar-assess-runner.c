@@ -29,7 +29,9 @@
  * reached) leaves that record unmeasured for it, marked `failed`, and
  * the run goes on; grammar_assess_runner_get_n_failed_scores() counts
  * them. With #GrammarAssessRunner:retry-failed, the records of the
- * output with a failed score are removed and scored again.
+ * output with a failed score, and those whose query had failed (an
+ * `error`, which `grammar rag --retry-failed` may have answered since),
+ * are removed and scored again.
  */
 
 struct _GrammarAssessRunner
@@ -117,6 +119,16 @@ has_failed_score (JsonObject *object)
   return FALSE;
 }
 
+/* Whether the record's query had failed: `grammar rag --retry-failed`
+ * may have answered it since. */
+static gboolean
+query_failed (JsonObject *object)
+{
+  JsonNode *error = json_object_get_member (object, "error");
+
+  return error != NULL && !JSON_NODE_HOLDS_NULL (error);
+}
+
 static gboolean
 grammar_assess_runner_note_output (GrammarStageRunner  *runner,
                                    JsonObject          *object,
@@ -126,7 +138,7 @@ grammar_assess_runner_note_output (GrammarStageRunner  *runner,
 {
   GrammarAssessRunner *self = GRAMMAR_ASSESS_RUNNER (runner);
 
-  *redo = self->retry_failed && has_failed_score (object);
+  *redo = self->retry_failed && (has_failed_score (object) || query_failed (object));
   return TRUE;
 }
 
@@ -365,8 +377,8 @@ grammar_assess_runner_class_init (GrammarAssessRunnerClass *klass)
   /**
    * GrammarAssessRunner:retry-failed:
    *
-   * Whether records of the output with a failed score are removed from
-   * it and scored again.
+   * Whether records of the output with a failed score, or whose query
+   * had failed, are removed from it and scored again.
    */
   properties[PROP_RETRY_FAILED] =
     g_param_spec_boolean ("retry-failed", NULL, "Score again the records where a metric failed in an earlier run",

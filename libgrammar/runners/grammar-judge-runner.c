@@ -66,7 +66,10 @@
  * once. The ids already in the output are skipped, but their verdicts
  * still count for the context comparison of the rest of their group. A
  * record needs `id` and a `response` member (null when the system
- * failed).
+ * failed). With #GrammarJudgeRunner:retry-failed, the records of the
+ * output whose query had failed (with an `error`) are removed and judged
+ * again, from the input, which `grammar rag --retry-failed` may have
+ * answered since.
  */
 
 struct _GrammarJudgeRunner
@@ -76,6 +79,7 @@ struct _GrammarJudgeRunner
   GrammarMatcher *matcher;
   gboolean closed_domain;
   GrammarRetrievalRule rule;
+  gboolean retry_failed;
 
   /* The run in progress */
   GHashTable *done;         /* id in the output → Known */
@@ -96,6 +100,7 @@ enum
   PROP_CLOSED_DOMAIN,
   PROP_RETRIEVAL,
   PROP_RETRIEVAL_RULE,
+  PROP_RETRY_FAILED,
   N_PROPS
 };
 
@@ -432,6 +437,14 @@ grammar_judge_runner_note_output (GrammarStageRunner  *runner,
   record = grammar_record_new_from_json (node, error);
   if (record == NULL)
     return FALSE;
+  if (self->retry_failed && grammar_record_get_error (record) != NULL)
+    {
+      /* judged again from the input; an earlier line of the id is not
+       * what counts any more */
+      *redo = TRUE;
+      g_hash_table_remove (self->done, id);
+      return TRUE;
+    }
   known = g_new0 (Known, 1);
   known->kind = answer_kind (record);
   known->retrieved = retrieved_key (grammar_record_get_retrieved (record));
@@ -707,6 +720,9 @@ grammar_judge_runner_get_property (GObject    *object,
     case PROP_RETRIEVAL_RULE:
       g_value_set_string (value, rule_name (self->rule));
       break;
+    case PROP_RETRY_FAILED:
+      g_value_set_boolean (value, self->retry_failed);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -744,6 +760,9 @@ grammar_judge_runner_set_property (GObject      *object,
       break;
     case PROP_RETRIEVAL_RULE:
       grammar_judge_runner_set_retrieval_rule (self, g_value_get_string (value));
+      break;
+    case PROP_RETRY_FAILED:
+      grammar_judge_runner_set_retry_failed (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -823,6 +842,16 @@ grammar_judge_runner_class_init (GrammarJudgeRunnerClass *klass)
     g_param_spec_string ("retrieval-rule", NULL, "How the retrieval verdict is decided, by name",
                          "auto",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GrammarJudgeRunner:retry-failed:
+   *
+   * Whether the records of the output whose query had failed are judged
+   * again, from the input (after `grammar rag --retry-failed` answered
+   * some of them).
+   */
+  properties[PROP_RETRY_FAILED] =
+    g_param_spec_boolean ("retry-failed", NULL, "Judge again the records whose query had failed in an earlier run",
+                          FALSE, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -1001,3 +1030,37 @@ grammar_judge_runner_get_n_unmeasured (GrammarJudgeRunner *self)
   return self->n_unmeasured;
 }
 
+
+/**
+ * grammar_judge_runner_get_retry_failed:
+ * @self: a #GrammarJudgeRunner
+ *
+ * Returns: whether the records whose query had failed are judged again
+ */
+gboolean
+grammar_judge_runner_get_retry_failed (GrammarJudgeRunner *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self), FALSE);
+  return self->retry_failed;
+}
+
+/**
+ * grammar_judge_runner_set_retry_failed:
+ * @self: a #GrammarJudgeRunner
+ * @retry_failed: whether to judge again the records of the output whose
+ *   query had failed
+ *
+ * Sets #GrammarJudgeRunner:retry-failed.
+ */
+void
+grammar_judge_runner_set_retry_failed (GrammarJudgeRunner *self,
+                                       gboolean            retry_failed)
+{
+  g_return_if_fail (GRAMMAR_IS_JUDGE_RUNNER (self));
+
+  retry_failed = !!retry_failed;
+  if (self->retry_failed == retry_failed)
+    return;
+  self->retry_failed = retry_failed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRY_FAILED]);
+}

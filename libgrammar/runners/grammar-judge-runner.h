@@ -70,6 +70,11 @@ const char         *grammar_judge_runner_get_retrieval_rule  (GrammarJudgeRunner
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_judge_runner_set_retrieval_rule  (GrammarJudgeRunner   *self,
                                                               const char           *rule);
+GRAMMAR_AVAILABLE_IN_ALL
+gboolean            grammar_judge_runner_get_retry_failed    (GrammarJudgeRunner   *self);
+GRAMMAR_AVAILABLE_IN_ALL
+void                grammar_judge_runner_set_retry_failed    (GrammarJudgeRunner   *self,
+                                                              gboolean              retry_failed);
 
 GRAMMAR_AVAILABLE_IN_ALL
 guint64             grammar_judge_runner_get_n_judged        (GrammarJudgeRunner   *self);

@@ -24,6 +24,9 @@
  * - `samples`: the stochastic responses it gave besides `response`, when
  *   it was configured to give some (such as the `samples` key of the
  *   `pipeline` and `http` systems)
+ * - `samples_failed` and `sample_error`: how many of those samples failed
+ *   (after their retries) and are missing, and why the first did; only
+ *   when some did, the response being kept
  * - `error`: why the query failed (only then)
  * - `latency_ms`: the time from asking to the answer, in milliseconds
  *
@@ -171,12 +174,15 @@ result_to_json (GrammarRecord *record,
       grammar_record_set_response (record, grammar_answer_get_response (answer));
       grammar_record_set_retrieved (record, grammar_answer_get_retrieved (answer));
       grammar_record_set_samples (record, grammar_answer_get_samples (answer));
+      grammar_record_set_samples_failed (record, grammar_answer_get_samples_failed (answer),
+                                         grammar_answer_get_sample_error (answer));
     }
   else
     {
       grammar_record_set_response (record, NULL);
       grammar_record_set_retrieved (record, NULL);
       grammar_record_set_samples (record, NULL);
+      grammar_record_set_samples_failed (record, 0, NULL);
       grammar_record_set_error (record, error->message);
     }
   grammar_record_set_latency_ms (record, latency_ms);

@@ -37,6 +37,18 @@
  * server asked for. A #GrammarHttpCheckFunc judges each reply and may
  * reject a 2xx one to have it tried again.
  *
+ * The client counts what it does, as read-only properties: attempts
+ * sent (#GrammarHttpClient:requests), retries and their causes
+ * (#GrammarHttpClient:retries-429, #GrammarHttpClient:retries-5xx,
+ * #GrammarHttpClient:retries-timeout, #GrammarHttpClient:retries-connection,
+ * #GrammarHttpClient:retries-malformed), #GrammarHttpClient:timeouts,
+ * #GrammarHttpClient:failures and the latency of the replies
+ * (#GrammarHttpClient:latency-median-ms, #GrammarHttpClient:latency-p95-ms,
+ * #GrammarHttpClient:latency-max-ms) from a log histogram of fixed size.
+ * A plugin shows them as its own with
+ * grammar_http_client_install_statistics(), and
+ * grammar_format_request_statistics() makes its end-of-run line.
+ *
  * Cancelling the #GCancellable of a request ends it promptly with
  * %G_IO_ERROR_CANCELLED wherever it is: waiting in the queue, waiting
  * for its pace, in flight, or waiting out a back-off.
@@ -62,6 +74,25 @@
 #define RETRY_AFTER_MAX_S 300
 #define REDACTED "[redacted]"
 
+/* The latency histogram: buckets an eighth of an octave wide (9 %) from
+ * LATENCY_MIN_MS up, the last one open; a quantile read from it is off
+ * by at most half a bucket, 4.5 %, in a fixed 1.6 KiB however many
+ * requests there are. */
+#define LATENCY_MIN_MS 0.1
+#define LATENCY_STEPS_PER_OCTAVE 8
+#define LATENCY_BUCKETS 200
+
+/* Why an attempt was tried again, as the retries-* statistics name it. */
+typedef enum
+{
+  CAUSE_429,
+  CAUSE_5XX,
+  CAUSE_TIMEOUT,
+  CAUSE_CONNECTION,
+  CAUSE_MALFORMED,
+  N_CAUSES
+} Cause;
+
 struct _GrammarHttpClient
 {
   GObject parent_instance;
@@ -78,6 +109,12 @@ struct _GrammarHttpClient
   guint64 n_failures;
   guint64 n_bytes_sent;
   guint64 n_bytes_received;
+  guint64 n_retries_by_cause[N_CAUSES];
+  guint64 n_timeouts;
+  guint64 latency_counts[LATENCY_BUCKETS];
+  guint64 n_latencies;
+  double latency_sum_ms;
+  double latency_max_ms;
 
   /* state */
   SoupSession *session;         /* made at the first request */
@@ -106,8 +143,21 @@ enum
   PROP_FAILURES,
   PROP_BYTES_SENT,
   PROP_BYTES_RECEIVED,
+  PROP_RETRIES_429,
+  PROP_RETRIES_5XX,
+  PROP_RETRIES_TIMEOUT,
+  PROP_RETRIES_CONNECTION,
+  PROP_RETRIES_MALFORMED,
+  PROP_TIMEOUTS,
+  PROP_LATENCY_MEDIAN_MS,
+  PROP_LATENCY_P95_MS,
+  PROP_LATENCY_MAX_MS,
   N_PROPS
 };
+
+/* The statistics properties, which grammar_http_client_install_statistics()
+ * gives a plugin too. */
+#define FIRST_STATISTIC PROP_REQUESTS
 
 static GParamSpec *properties[N_PROPS];
 
@@ -468,6 +518,8 @@ typedef struct
   GCancellable *attempt_cancellable;
   GSource *timer;               /* the timeout of an attempt, or the back-off */
   gboolean timed_out;
+  gint64 attempt_started;       /* monotonic µs */
+  Cause retry_cause;            /* why the next attempt is a retry */
 } Job;
 
 static void pump (GrammarHttpClient *self);
@@ -615,7 +667,8 @@ retry_after (SoupMessage *message)
 static void
 retry_or_fail (Job    *job,
                GError *error,
-               double  wait_seconds)
+               double  wait_seconds,
+               Cause   cause)
 {
   GrammarHttpClient *self = job->self;
   guint delay_ms;
@@ -632,6 +685,7 @@ retry_or_fail (Job    *job,
     }
   g_debug ("%s: attempt %u failed, trying again", job->label, job->attempts);
   g_error_free (error);
+  job->retry_cause = cause;
   if (wait_seconds >= 0)
     delay_ms = (guint) (wait_seconds * 1000);
   else
@@ -674,13 +728,16 @@ on_send_failed (Job    *job,
   if (g_cancellable_is_cancelled (job->cancellable))
     job_cancelled (job);
   else if (job->timed_out)
-    retry_or_fail (job, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "no reply within %g s (timeout)",
-                                     self->timeout), -1);
+    {
+      self->n_timeouts++;
+      retry_or_fail (job, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "no reply within %g s (timeout)",
+                                       self->timeout), -1, CAUSE_TIMEOUT);
+    }
   else if (error->domain == G_TLS_ERROR)
     fail (job, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "TLS: %s%s", error->message,
                             self->tls_database != NULL ? "" : " (a private CA? set ca-file)"));
   else
-    retry_or_fail (job, g_error_copy (error), -1);
+    retry_or_fail (job, g_error_copy (error), -1, CAUSE_CONNECTION);
 }
 
 static void
@@ -708,9 +765,9 @@ on_reply (Job    *job,
   if (accepted || error == NULL)
     return;
   if (SOUP_STATUS_IS_SUCCESSFUL (job->status))
-    retry_or_fail (job, error, -1);
+    retry_or_fail (job, error, -1, CAUSE_MALFORMED);
   else if (is_retryable_status (job->status))
-    retry_or_fail (job, error, retry_after (job->message));
+    retry_or_fail (job, error, retry_after (job->message), job->status == 429 ? CAUSE_429 : CAUSE_5XX);
   else
     {
       if (job->self->key_hints
@@ -718,6 +775,58 @@ on_reply (Job    *job,
         add_key_hint (job->self, error);
       fail (job, error);
     }
+}
+
+/* ---- latency ---- */
+
+static guint
+latency_bucket (double ms)
+{
+  double steps;
+
+  if (!(ms > LATENCY_MIN_MS))
+    return 0;
+  steps = floor (log2 (ms / LATENCY_MIN_MS) * LATENCY_STEPS_PER_OCTAVE) + 1;
+  return (guint) MIN (steps, (double) (LATENCY_BUCKETS - 1));
+}
+
+/* The middle (geometric) of a bucket, in ms. */
+static double
+latency_of_bucket (guint bucket)
+{
+  if (bucket == 0)
+    return LATENCY_MIN_MS;
+  return LATENCY_MIN_MS * exp2 (((double) bucket - 0.5) / LATENCY_STEPS_PER_OCTAVE);
+}
+
+static void
+note_latency (GrammarHttpClient *self,
+              double             ms)
+{
+  self->latency_counts[latency_bucket (ms)]++;
+  self->n_latencies++;
+  self->latency_sum_ms += ms;
+  self->latency_max_ms = MAX (self->latency_max_ms, ms);
+}
+
+/* The @q quantile of the latencies (nearest rank), 0 without any; never
+ * above the largest seen. */
+static double
+latency_quantile (GrammarHttpClient *self,
+                  double             q)
+{
+  guint64 rank, seen = 0;
+
+  if (self->n_latencies == 0)
+    return 0.0;
+  rank = (guint64) MAX (1.0, ceil (q * (double) self->n_latencies));
+  for (guint i = 0; i < LATENCY_BUCKETS; i++)
+    {
+      seen += self->latency_counts[i];
+      if (seen >= rank)
+        return MIN (latency_of_bucket (i), self->latency_max_ms);
+    }
+  return self->latency_max_ms;
 }
 
 static void
@@ -735,7 +844,10 @@ on_sent (GObject      *source,
   destroy_source (&job->timer);
   g_clear_object (&job->attempt_cancellable);
   if (bytes != NULL)
-    self->n_bytes_received += g_bytes_get_size (bytes);
+    {
+      self->n_bytes_received += g_bytes_get_size (bytes);
+      note_latency (self, (double) (g_get_monotonic_time () - job->attempt_started) / 1000.0);
+    }
 
   if (bytes == NULL)
     on_send_failed (job, error);
@@ -800,7 +912,10 @@ start_attempt (Job *job)
   self->in_flight++;
   self->n_requests++;
   if (job->attempts > 0)
-    self->n_retries++;
+    {
+      self->n_retries++;
+      self->n_retries_by_cause[job->retry_cause]++;
+    }
   job->attempts++;
   job->timed_out = FALSE;
   job->status = 0;
@@ -830,6 +945,7 @@ start_attempt (Job *job)
 
   if (push)
     g_main_context_push_thread_default (job->context);
+  job->attempt_started = g_get_monotonic_time ();
   soup_session_send_and_read_async (get_session (self), job->message, G_PRIORITY_DEFAULT, job->attempt_cancellable,
                                     on_sent, job);
   if (push)
@@ -1061,6 +1177,80 @@ grammar_http_client_send (GrammarHttpClient  *self,
   return reply;
 }
 
+/* ---- statistics for plugins ---- */
+
+/**
+ * grammar_http_client_install_statistics:
+ * @klass: the class of a plugin that holds a #GrammarHttpClient
+ * @first_prop_id: the id to give the first property installed
+ *
+ * Installs on @klass a read-only property for each statistics property
+ * of #GrammarHttpClient (`requests`, `retries`, `retries-429`,
+ * `timeouts`, `latency-median-ms`, …) that @klass does not have yet,
+ * with ids from @first_prop_id on. The plugin's `get_property` hands
+ * those ids to grammar_http_client_get_statistic(). Call it at the end
+ * of `class_init`. It is how the plugins that talk to a server show the
+ * same statistics, which grammar_format_request_statistics() puts on
+ * the end-of-run line.
+ *
+ * Returns: the number of properties installed
+ */
+guint
+grammar_http_client_install_statistics (GObjectClass *klass,
+                                        guint         first_prop_id)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (G_IS_OBJECT_CLASS (klass), 0);
+  g_return_val_if_fail (first_prop_id > 0, 0);
+
+  /* the client's own class may not be made yet */
+  g_type_class_unref (g_type_class_ref (GRAMMAR_TYPE_HTTP_CLIENT));
+  for (guint i = FIRST_STATISTIC; i < N_PROPS; i++)
+    {
+      GParamSpec *from = properties[i];
+      GParamSpec *pspec;
+
+      if (g_object_class_find_property (klass, from->name) != NULL)
+        continue;
+      if (G_IS_PARAM_SPEC_DOUBLE (from))
+        pspec = g_param_spec_double (from->name, NULL, g_param_spec_get_blurb (from), 0.0, G_MAXDOUBLE, 0.0,
+                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      else
+        pspec = g_param_spec_uint64 (from->name, NULL, g_param_spec_get_blurb (from), 0, G_MAXUINT64, 0,
+                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      g_object_class_install_property (klass, first_prop_id + n, pspec);
+      n++;
+    }
+  return n;
+}
+
+/**
+ * grammar_http_client_get_statistic:
+ * @self: (nullable): a #GrammarHttpClient, or %NULL when the plugin has
+ *   none yet
+ * @pspec: a property grammar_http_client_install_statistics() installed
+ * @value: the #GValue of the property, as `get_property` is given it
+ *
+ * Sets @value to the client's statistic of the same name as @pspec, or
+ * to 0 without a client.
+ */
+void
+grammar_http_client_get_statistic (GrammarHttpClient *self,
+                                   GParamSpec        *pspec,
+                                   GValue            *value)
+{
+  g_return_if_fail (self == NULL || GRAMMAR_IS_HTTP_CLIENT (self));
+  g_return_if_fail (G_IS_PARAM_SPEC (pspec));
+
+  if (self != NULL)
+    g_object_get_property (G_OBJECT (self), pspec->name, value);
+  else if (G_VALUE_HOLDS_DOUBLE (value))
+    g_value_set_double (value, 0.0);
+  else
+    g_value_set_uint64 (value, 0);
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -1115,6 +1305,15 @@ grammar_http_client_get_property (GObject    *object,
     case PROP_FAILURES: g_value_set_uint64 (value, self->n_failures); break;
     case PROP_BYTES_SENT: g_value_set_uint64 (value, self->n_bytes_sent); break;
     case PROP_BYTES_RECEIVED: g_value_set_uint64 (value, self->n_bytes_received); break;
+    case PROP_RETRIES_429: g_value_set_uint64 (value, self->n_retries_by_cause[CAUSE_429]); break;
+    case PROP_RETRIES_5XX: g_value_set_uint64 (value, self->n_retries_by_cause[CAUSE_5XX]); break;
+    case PROP_RETRIES_TIMEOUT: g_value_set_uint64 (value, self->n_retries_by_cause[CAUSE_TIMEOUT]); break;
+    case PROP_RETRIES_CONNECTION: g_value_set_uint64 (value, self->n_retries_by_cause[CAUSE_CONNECTION]); break;
+    case PROP_RETRIES_MALFORMED: g_value_set_uint64 (value, self->n_retries_by_cause[CAUSE_MALFORMED]); break;
+    case PROP_TIMEOUTS: g_value_set_uint64 (value, self->n_timeouts); break;
+    case PROP_LATENCY_MEDIAN_MS: g_value_set_double (value, latency_quantile (self, 0.5)); break;
+    case PROP_LATENCY_P95_MS: g_value_set_double (value, latency_quantile (self, 0.95)); break;
+    case PROP_LATENCY_MAX_MS: g_value_set_double (value, self->latency_max_ms); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1218,6 +1417,81 @@ grammar_http_client_class_init (GrammarHttpClientClass *klass)
    */
   properties[PROP_BYTES_RECEIVED] =
     g_param_spec_uint64 ("bytes-received", NULL, NULL, 0, G_MAXUINT64, 0, stat);
+  /**
+   * GrammarHttpClient:retries-429:
+   *
+   * Retries after a 429 Too Many Requests (statistics).
+   */
+  properties[PROP_RETRIES_429] =
+    g_param_spec_uint64 ("retries-429", NULL, "Retries after an HTTP 429 (statistics)", 0, G_MAXUINT64, 0, stat);
+  /**
+   * GrammarHttpClient:retries-5xx:
+   *
+   * Retries after a 5xx or a 408 (statistics).
+   */
+  properties[PROP_RETRIES_5XX] =
+    g_param_spec_uint64 ("retries-5xx", NULL, "Retries after an HTTP 5xx or 408 (statistics)", 0, G_MAXUINT64, 0,
+                         stat);
+  /**
+   * GrammarHttpClient:retries-timeout:
+   *
+   * Retries after an attempt that timed out (statistics).
+   */
+  properties[PROP_RETRIES_TIMEOUT] =
+    g_param_spec_uint64 ("retries-timeout", NULL, "Retries after a timeout (statistics)", 0, G_MAXUINT64, 0, stat);
+  /**
+   * GrammarHttpClient:retries-connection:
+   *
+   * Retries after a connection that failed or closed (statistics).
+   */
+  properties[PROP_RETRIES_CONNECTION] =
+    g_param_spec_uint64 ("retries-connection", NULL, "Retries after a connection failed or closed (statistics)",
+                         0, G_MAXUINT64, 0, stat);
+  /**
+   * GrammarHttpClient:retries-malformed:
+   *
+   * Retries after a 2xx reply the #GrammarHttpCheckFunc rejected, such
+   * as one that is not JSON (statistics).
+   */
+  properties[PROP_RETRIES_MALFORMED] =
+    g_param_spec_uint64 ("retries-malformed", NULL, "Retries after a malformed 2xx reply (statistics)",
+                         0, G_MAXUINT64, 0, stat);
+  /**
+   * GrammarHttpClient:timeouts:
+   *
+   * Attempts that got no reply within #GrammarHttpClient:timeout,
+   * tried again or not (statistics).
+   */
+  properties[PROP_TIMEOUTS] =
+    g_param_spec_uint64 ("timeouts", NULL, "Attempts that timed out (statistics)", 0, G_MAXUINT64, 0, stat);
+  /**
+   * GrammarHttpClient:latency-median-ms:
+   *
+   * The median time, in milliseconds, from sending an attempt to its
+   * whole reply, over the attempts that got a reply; 0 before the first.
+   * Read from a log histogram: within 5 % (statistics).
+   */
+  properties[PROP_LATENCY_MEDIAN_MS] =
+    g_param_spec_double ("latency-median-ms", NULL, "Median latency of the replies, in ms (statistics)",
+                         0.0, G_MAXDOUBLE, 0.0, stat);
+  /**
+   * GrammarHttpClient:latency-p95-ms:
+   *
+   * The 95th percentile of the latencies of
+   * #GrammarHttpClient:latency-median-ms (statistics).
+   */
+  properties[PROP_LATENCY_P95_MS] =
+    g_param_spec_double ("latency-p95-ms", NULL, "95th percentile of the latency of the replies, in ms (statistics)",
+                         0.0, G_MAXDOUBLE, 0.0, stat);
+  /**
+   * GrammarHttpClient:latency-max-ms:
+   *
+   * The longest of the latencies of #GrammarHttpClient:latency-median-ms
+   * (statistics).
+   */
+  properties[PROP_LATENCY_MAX_MS] =
+    g_param_spec_double ("latency-max-ms", NULL, "Longest latency of a reply, in ms (statistics)",
+                         0.0, G_MAXDOUBLE, 0.0, stat);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

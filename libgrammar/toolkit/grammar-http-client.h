@@ -103,4 +103,12 @@ GBytes            *grammar_http_client_send              (GrammarHttpClient    *
                                                           guint                *status,
                                                           GError              **error);
 
+GRAMMAR_AVAILABLE_IN_ALL
+guint              grammar_http_client_install_statistics (GObjectClass      *klass,
+                                                           guint              first_prop_id);
+GRAMMAR_AVAILABLE_IN_ALL
+void               grammar_http_client_get_statistic     (GrammarHttpClient    *self,
+                                                          GParamSpec           *pspec,
+                                                          GValue               *value);
+
 G_END_DECLS

@@ -1088,7 +1088,12 @@ grammar_openai_llm_get_property (GObject    *object,
     case PROP_RETRIES: g_value_set_uint64 (value, client_statistic (self, "retries")); break;
     case PROP_PROMPT_TOKENS: g_value_set_uint64 (value, self->n_prompt_tokens); break;
     case PROP_COMPLETION_TOKENS: g_value_set_uint64 (value, self->n_completion_tokens); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    default:
+      /* the client's statistics, grammar_http_client_install_statistics() */
+      if (prop_id >= N_PROPS)
+        grammar_http_client_get_statistic (self->client, pspec, value);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -1194,6 +1199,7 @@ grammar_openai_llm_class_init (GrammarOpenaiLlmClass *klass)
                          0, G_MAXUINT64, 0, stat);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  grammar_http_client_install_statistics (object_class, N_PROPS);
 }
 
 static void

@@ -70,6 +70,22 @@ grammar_metric_support_need_texts (GrammarRecord  *record,
   return TRUE;
 }
 
+/* The unmeasured score of a record without a sample: none asked, or
+ * every one failed (the system kept the response and said so). A record
+ * with fewer samples than asked is scored on those it has. */
+GrammarScore *
+grammar_metric_support_no_samples (GrammarRecord *record)
+{
+  g_autofree char *reason = NULL;
+
+  if (grammar_record_get_samples_failed (record) == 0)
+    return grammar_score_new_unmeasured ("the record has no samples");
+  reason = g_strdup_printf ("the record has no samples: its %u failed (%s)", grammar_record_get_samples_failed (record),
+                            grammar_record_get_sample_error (record) != NULL ? grammar_record_get_sample_error (record)
+                                                                             : "no error given");
+  return grammar_score_new_unmeasured (reason);
+}
+
 gboolean
 grammar_metric_support_need_samples (GrammarRecord  *record,
                                      const char     *plugin,

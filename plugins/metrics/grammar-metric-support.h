@@ -31,6 +31,8 @@ gboolean      grammar_metric_support_need_texts  (GrammarRecord  *record,
                                                   const char     *plugin,
                                                   GError        **error);
 G_GNUC_INTERNAL
+GrammarScore *grammar_metric_support_no_samples  (GrammarRecord  *record);
+G_GNUC_INTERNAL
 gboolean      grammar_metric_support_need_samples (GrammarRecord  *record,
                                                    const char     *plugin,
                                                    GError        **error);

@@ -102,7 +102,7 @@ grammar_selfcheck_ngram_score (GrammarMetric  *metric,
   if (score != NULL)
     return score;
   if (samples == NULL || samples[0] == NULL)
-    return grammar_score_new_unmeasured ("the record has no samples");
+    return grammar_metric_support_no_samples (record);
   words = grammar_document_tokenize (grammar_record_get_response (record));
   n_words = g_strv_length (words);
   if (n_words == 0)

@@ -209,7 +209,7 @@ grammar_selfcheck_score_async (GrammarMetric       *metric,
 
   score = grammar_metric_support_no_response (record);
   if (score == NULL && (samples == NULL || samples[0] == NULL))
-    score = grammar_score_new_unmeasured ("the record has no samples");
+    score = grammar_metric_support_no_samples (record);
   if (score != NULL)
     {
       g_autoptr (JsonBuilder) builder = begin_evidence (base);

@@ -37,7 +37,16 @@
  * with the members of #GrammarHttpSystem:sample-params merged into the
  * request (such as `{"temperature": 1.0}`), and the answers of those
  * become the samples of the answer, for SelfCheck-style metrics. A
- * sample that fails fails the query.
+ * sample's reply that is not JSON or lacks the answer is asked again
+ * like a 5xx, up to #GrammarHttpSystem:max-retries times; a sample that
+ * still fails leaves the answer with fewer samples, and says so
+ * (grammar_answer_get_samples_failed()): the response is kept.
+ *
+ * The statistics of the client's requests (`requests`, `retries` and
+ * those by cause, `timeouts`, `latency-median-ms`, `latency-p95-ms`…, see
+ * grammar_http_client_install_statistics()) are read-only properties,
+ * shown on the `system:` line at the end of `grammar rag` and
+ * `grammar run`.
  *
  * For services whose request is not a flat object,
  * #GrammarHttpSystem:query-pointer writes the query at a JSON pointer
@@ -48,6 +57,7 @@
  * documents are read from its reply, and written verbatim into the
  * request to #GrammarHttpSystem:url at
  * #GrammarHttpSystem:documents-pointer, whose reply gives the answer.
+ *
  * A reply without documents is not taken for a retrieval miss unless
  * the service says it reports them: with #GrammarHttpSystem:retrieved-pointer
  * empty, a pointer that finds null, or an empty array the answer has no
@@ -420,6 +430,24 @@ check_reply (guint     status,
   return FALSE;
 }
 
+/* A sample's reply must also be one the system can read: one that is
+ * not JSON or lacks the answer is asked again like a 5xx (a sample is
+ * a sampled reply, so asking again gives another), up to max-retries. */
+static gboolean
+check_sample_reply (guint     status,
+                    GBytes   *bytes,
+                    gpointer  user_data,
+                    GError  **error)
+{
+  GrammarHttpSystem *self = user_data;
+  g_autoptr (GrammarAnswer) sample = NULL;
+
+  if (!check_reply (status, bytes, user_data, error))
+    return FALSE;
+  sample = parse_answer (self, bytes, error);
+  return sample != NULL;
+}
+
 /* ---- answering ---- */
 
 static void
@@ -547,9 +575,10 @@ typedef struct
 {
   char *text;           /* the query */
   GrammarAnswer *answer;
-  GStrv samples;        /* samples slots */
+  GStrv samples;        /* samples slots, NULL where one failed */
   guint pending;
-  GError *error;        /* the first sample's error */
+  guint n_failed;       /* samples that failed after their retries */
+  GError *error;        /* the first failed sample's error */
 } Query;
 
 static void
@@ -579,6 +608,7 @@ on_sample_sent (GObject      *source,
   Query *query = g_task_get_task_data (task);
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (GrammarAnswer) sample = NULL;
+  g_autoptr (GPtrArray) got = NULL;
   GError *error = NULL;
   guint index = slot->index;
 
@@ -587,24 +617,45 @@ on_sample_sent (GObject      *source,
   sample = bytes != NULL ? parse_answer (self, bytes, &error) : NULL;
   if (sample == NULL)
     {
-      if (query->error == NULL)
+      /* A cancelled sample cancels the query; any other failure only
+       * leaves the answer with fewer samples. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
+          g_clear_error (&query->error);
+          query->n_failed = G_MAXUINT;
           query->error = error;
-          g_prefix_error (&query->error, "sample %u: ", index + 1);
         }
-      else
+      else if (query->n_failed == G_MAXUINT)
         g_error_free (error);
+      else
+        {
+          if (query->error == NULL)
+            {
+              query->error = error;
+              g_prefix_error (&query->error, "sample %u: ", index + 1);
+            }
+          else
+            g_error_free (error);
+          query->n_failed++;
+        }
     }
   else
     query->samples[index] = g_strdup (grammar_answer_get_response (sample));
   if (--query->pending > 0)
     return;
-  if (query->error != NULL)
+  if (query->n_failed == G_MAXUINT)
     {
       g_task_return_error (task, g_steal_pointer (&query->error));
       return;
     }
-  grammar_answer_set_samples (query->answer, (const char * const *) query->samples);
+  got = g_ptr_array_new ();
+  for (guint i = 0; i < self->samples; i++)
+    if (query->samples[i] != NULL)
+      g_ptr_array_add (got, query->samples[i]);
+  g_ptr_array_add (got, NULL);
+  grammar_answer_set_samples (query->answer, (const char * const *) got->pdata);
+  if (query->n_failed > 0)
+    grammar_answer_set_samples_failed (query->answer, query->n_failed, query->error->message);
   g_task_return_pointer (task, g_steal_pointer (&query->answer), g_object_unref);
 }
 
@@ -645,9 +696,9 @@ on_sent (GObject      *source,
 
       slot->task = g_object_ref (task);
       slot->index = i;
-      grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body, check_reply,
-                                      g_object_ref (self), g_object_unref, g_task_get_cancellable (task),
-                                      on_sample_sent, slot);
+      grammar_http_client_send_async (self->client, "POST", self->url, "application/json", body,
+                                      check_sample_reply, g_object_ref (self), g_object_unref,
+                                      g_task_get_cancellable (task), on_sample_sent, slot);
     }
 }
 
@@ -1155,7 +1206,12 @@ grammar_http_system_get_property (GObject    *object,
     case PROP_SEARCH_URL: g_value_set_string (value, self->search_url); break;
     case PROP_DOCUMENTS_POINTER: g_value_set_string (value, self->documents_pointer); break;
     case PROP_REPORTS_DOCUMENTS: g_value_set_boolean (value, self->reports_documents); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    default:
+      /* the client's statistics, grammar_http_client_install_statistics() */
+      if (prop_id >= N_PROPS)
+        grammar_http_client_get_statistic (self->client, pspec, value);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -1288,6 +1344,7 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
                    "documents are written, such as /documents", NULL);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  grammar_http_client_install_statistics (object_class, N_PROPS);
 }
 
 static void

@@ -5,6 +5,7 @@
  *   [system]
  *   plugin=rag-test
  *   fail-text=boom        ; a query containing this text fails
+ *   fail-while-env=DOWN   ; only while this environment variable is set
  *   log=asked.txt         ; every query asked is appended, one a line
  *   delay-ms=5            ; the answer comes back after this long
  *   generator=llm         ; optional: the response is this model's reply
@@ -17,7 +18,9 @@
  * The system answers "answer to: QUERY" (or the model's reply) and
  * reports two retrieved documents, or none with documents=false. The model counts its requests in the
  * read-only property `requests`, as the openai plugin does, so that the
- * command's statistics line can be checked.
+ * command's statistics line can be checked; the system counts its
+ * queries in `requests` and those that failed in `failures`, as the
+ * http system does, for the `system:` line.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -145,13 +148,17 @@ struct _RagTestSystem
   GObject parent_instance;
 
   char *fail_text;
+  char *fail_while;
+  guint64 requests;
+  guint64 failures;
   char *log;
   guint delay_ms;
   GrammarLlm *generator;
   gboolean no_documents;
 };
 
-enum { SYS_PROP_0, SYS_PROP_FAIL_TEXT, SYS_PROP_LOG, SYS_PROP_DELAY_MS, SYS_PROP_GENERATOR, SYS_PROP_DOCUMENTS };
+enum { SYS_PROP_0, SYS_PROP_FAIL_TEXT, SYS_PROP_LOG, SYS_PROP_DELAY_MS, SYS_PROP_GENERATOR, SYS_PROP_DOCUMENTS,
+       SYS_PROP_FAIL_WHILE, SYS_PROP_REQUESTS, SYS_PROP_FAILURES };
 
 static void rag_test_system_iface_init (GrammarSystemInterface *iface);
 
@@ -217,8 +224,11 @@ answer_now (gpointer user_data)
   const char *query = g_task_get_task_data (task);
   g_autofree char *response = NULL;
 
-  if (self->fail_text != NULL && strstr (query, self->fail_text) != NULL)
+  self->requests++;
+  if (self->fail_text != NULL && strstr (query, self->fail_text) != NULL &&
+      (self->fail_while == NULL || g_getenv (self->fail_while) != NULL))
     {
+      self->failures++;
       g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "rag-test fails on “%s”", self->fail_text);
       return G_SOURCE_REMOVE;
     }
@@ -286,6 +296,10 @@ rag_test_system_set_property (GObject      *object,
       g_free (self->log);
       self->log = g_value_dup_string (value);
       break;
+    case SYS_PROP_FAIL_WHILE:
+      g_free (self->fail_while);
+      self->fail_while = g_value_dup_string (value);
+      break;
     case SYS_PROP_DELAY_MS:
       self->delay_ms = g_value_get_uint (value);
       break;
@@ -316,6 +330,15 @@ rag_test_system_get_property (GObject    *object,
     case SYS_PROP_LOG:
       g_value_set_string (value, self->log);
       break;
+    case SYS_PROP_FAIL_WHILE:
+      g_value_set_string (value, self->fail_while);
+      break;
+    case SYS_PROP_REQUESTS:
+      g_value_set_uint64 (value, self->requests);
+      break;
+    case SYS_PROP_FAILURES:
+      g_value_set_uint64 (value, self->failures);
+      break;
     case SYS_PROP_DELAY_MS:
       g_value_set_uint (value, self->delay_ms);
       break;
@@ -336,6 +359,7 @@ rag_test_system_finalize (GObject *object)
   RagTestSystem *self = RAG_TEST_SYSTEM (object);
 
   g_free (self->fail_text);
+  g_free (self->fail_while);
   g_free (self->log);
   g_clear_object (&self->generator);
   G_OBJECT_CLASS (rag_test_system_parent_class)->finalize (object);
@@ -352,6 +376,15 @@ rag_test_system_class_init (RagTestSystemClass *klass)
   g_object_class_install_property (object_class, SYS_PROP_FAIL_TEXT,
     g_param_spec_string ("fail-text", NULL, "Queries containing this text fail", NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, SYS_PROP_FAIL_WHILE,
+    g_param_spec_string ("fail-while-env", NULL, "fail-text fails only while this environment variable is set", NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, SYS_PROP_REQUESTS,
+    g_param_spec_uint64 ("requests", NULL, "Queries asked (statistics)", 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, SYS_PROP_FAILURES,
+    g_param_spec_uint64 ("failures", NULL, "Queries that failed (statistics)", 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (object_class, SYS_PROP_LOG,
     g_param_spec_string ("log", NULL, "A file every query asked is appended to", NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GRAMMAR_PARAM_PATH));
