@@ -626,8 +626,13 @@ retry_or_fail (Job    *job,
                                                   job->attempts == 1 ? "" : "s", error->message);
       g_autofree char *redacted = grammar_http_client_redact (self, message);
 
+      /* A 2xx reply the check rejected is the query's problem; anything
+       * else that is tried again (no connection, no reply in time, 408,
+       * 429, 5xx) says the service is unavailable. */
+      GrammarError code = SOUP_STATUS_IS_SUCCESSFUL (job->status) ? GRAMMAR_ERROR_FAILED : GRAMMAR_ERROR_UNAVAILABLE;
+
       g_error_free (error);
-      job_finish (job, NULL, g_error_new_literal (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, redacted));
+      job_finish (job, NULL, g_error_new_literal (GRAMMAR_ERROR, code, redacted));
       return;
     }
   g_debug ("%s: attempt %u failed, trying again", job->label, job->attempts);
@@ -1007,7 +1012,9 @@ grammar_http_client_send_async (GrammarHttpClient    *self,
  * Returns: (transfer full): the body of the accepted reply, or %NULL
  *   with %G_IO_ERROR_CANCELLED when cancelled, or a %GRAMMAR_ERROR
  *   whose message names the address and, after retries, the number of
- *   attempts
+ *   attempts: %GRAMMAR_ERROR_UNAVAILABLE when the server could not be
+ *   reached or kept failing (connection, timeout, 408, 429, 5xx),
+ *   %GRAMMAR_ERROR_FAILED otherwise
  */
 GBytes *
 grammar_http_client_send_finish (GrammarHttpClient  *self,

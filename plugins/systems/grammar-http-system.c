@@ -38,6 +38,12 @@
  * request (such as `{"temperature": 1.0}`), and the answers of those
  * become the samples of the answer, for SelfCheck-style metrics. A
  * sample that fails fails the query.
+ *
+ * grammar_system_probe_async() POSTs one short query on a client of its
+ * own, without retrying a connection that fails and with a timeout of at
+ * most 10 s: a service that is down, a wrong address or a key that is
+ * refused is told at once, with the address and the error. A reply of
+ * 408, 429 or 5xx is asked again, up to three times in all.
  */
 
 #define DEFAULT_QUERY_MEMBER "query"
@@ -48,6 +54,13 @@
 #define DEFAULT_SCORE_POINTER "/score"
 
 #define EXCERPT_BYTES 200
+
+/* The probe: one short query, a short timeout, no retry of a connection
+ * that fails; a service that replies 408, 429 or 5xx is up but busy, and
+ * is asked up to PROBE_ATTEMPTS times. */
+#define PROBE_QUERY "Are you there? (a probe from grammar before its first query)"
+#define PROBE_TIMEOUT_S 10.0
+#define PROBE_ATTEMPTS 3
 
 struct _GrammarHttpSystem
 {
@@ -76,6 +89,7 @@ struct _GrammarHttpSystem
   JsonObject *extra;        /* extra-body, parsed; NULL when unset */
   JsonObject *sample_extra; /* sample-params, parsed; NULL when unset */
   GrammarHttpClient *client;
+  GrammarHttpClient *probe_client;  /* made at the first probe */
 };
 
 enum
@@ -549,6 +563,97 @@ grammar_http_system_answer_finish (GrammarSystem  *system,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* ---- the probe ---- */
+
+static GrammarHttpClient *make_client (GrammarHttpSystem  *self,
+                                       GError            **error);
+
+static void send_probe (GTask *task);
+
+static void
+on_probe_sent (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GBytes) bytes = NULL;
+  GError *error = NULL;
+  guint status = 0;
+  guint attempts;
+
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, &status, &error);
+  if (bytes != NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  /* Up but busy (a reply came, with a status the queries would retry). */
+  attempts = GPOINTER_TO_UINT (g_task_get_task_data (task)) + 1;
+  if (status != 0 && g_error_matches (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE) && attempts < PROBE_ATTEMPTS)
+    {
+      g_error_free (error);
+      g_task_set_task_data (task, GUINT_TO_POINTER (attempts), NULL);
+      send_probe (g_steal_pointer (&task));
+      return;
+    }
+  g_task_return_error (task, error);
+}
+
+static void
+send_probe (GTask *task)
+{
+  GrammarHttpSystem *self = g_task_get_source_object (task);
+  g_autoptr (GBytes) body = build_body (self, PROBE_QUERY, NULL);
+
+  grammar_http_client_send_async (self->probe_client, "POST", self->url, "application/json", body, check_reply,
+                                  g_object_ref (self), g_object_unref, g_task_get_cancellable (task), on_probe_sent,
+                                  task);
+}
+
+/* One query, on a client of its own: the same address, key and headers,
+ * no retry and a timeout of at most PROBE_TIMEOUT_S. Its reply need only
+ * be a 2xx: whether the answer can be read is each query's own matter. */
+static void
+grammar_http_system_probe_async (GrammarSystem       *system,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (system);
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, grammar_http_system_probe_async);
+  if (self->client == NULL)
+    {
+      g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                               "the http system was not initialized (g_initable_init)");
+      return;
+    }
+  if (self->probe_client == NULL)
+    {
+      self->probe_client = make_client (self, &error);
+      if (self->probe_client == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_object_set (self->probe_client, "max-retries", 0,
+                    "timeout", self->timeout > 0 ? MIN (self->timeout, PROBE_TIMEOUT_S) : PROBE_TIMEOUT_S, NULL);
+    }
+  send_probe (g_steal_pointer (&task));
+}
+
+static gboolean
+grammar_http_system_probe_finish (GrammarSystem  *system,
+                                  GAsyncResult   *result,
+                                  GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, system), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* ---- construction ---- */
 
 static gboolean
@@ -679,6 +784,8 @@ grammar_http_system_system_iface_init (GrammarSystemInterface *iface)
 {
   iface->answer_async = grammar_http_system_answer_async;
   iface->answer_finish = grammar_http_system_answer_finish;
+  iface->probe_async = grammar_http_system_probe_async;
+  iface->probe_finish = grammar_http_system_probe_finish;
 }
 
 static void
@@ -687,6 +794,7 @@ grammar_http_system_dispose (GObject *object)
   GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (object);
 
   g_clear_object (&self->client);
+  g_clear_object (&self->probe_client);
 
   G_OBJECT_CLASS (grammar_http_system_parent_class)->dispose (object);
 }
