@@ -23,8 +23,10 @@ typedef struct
   int per_template;
   int per_group;
   gint64 seed;
+  int concurrency;
   gboolean force;
   gboolean quiet;
+  gboolean probe;
 } Options;
 
 static void
@@ -72,6 +74,8 @@ check_usage (Options *options,
     problem = "--per-group must be at least 1";
   else if (options->seed < -1)
     problem = "--seed must not be negative";
+  else if (options->concurrency == 0 || options->concurrency < -1)
+    problem = "--concurrency must be at least 1";
   if (problem == NULL)
     return TRUE;
   fprintf (stderr, "grammar run: %s\n", problem);
@@ -101,6 +105,8 @@ apply_options (GrammarMethod *method,
     grammar_method_set_per_group (method, options->per_group);
   if (options->seed >= 0)
     grammar_method_set_seed (method, options->seed);
+  if (options->concurrency > 0)
+    grammar_method_set_concurrency (method, (guint) options->concurrency);
   grammar_method_set_force (method, options->force);
 }
 
@@ -221,6 +227,26 @@ make_method (const char *command,
   return g_steal_pointer (&method);
 }
 
+/* `grammar check --probe`: the system of [system] answers one query. */
+static int
+probe_system (GrammarMethod *method)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) system = NULL;
+
+  fflush (stdout);
+  system = grammar_assembly_build_system (grammar_method_get_assembly (method), NULL, &error);
+  if (system == NULL)
+    return grammar_cli_report ("check", error);
+  if (!grammar_system_probe (system, NULL, &error))
+    {
+      g_prefix_error (&error, "probe: the system does not answer: ");
+      return grammar_cli_report ("check", error);
+    }
+  printf ("probe: the system of [system] answered\n");
+  return GRAMMAR_EXIT_OK;
+}
+
 /* The options of `grammar run` and `grammar check` (which takes those that
  * change what runs). */
 #define METHOD_OPTION_ENTRIES(options) \
@@ -245,7 +271,7 @@ int
 grammar_cli_check (int    argc,
                    char **argv)
 {
-  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1 };
+  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1, .concurrency = -1 };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GrammarMethod) method = NULL;
@@ -253,6 +279,8 @@ grammar_cli_check (int    argc,
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     METHOD_OPTION_ENTRIES (options),
+    { "probe", 0, 0, G_OPTION_ARG_NONE, &options.probe,
+      "Also send the system under test one short query, to know that it answers", NULL },
     { NULL }
   };
 
@@ -267,8 +295,12 @@ grammar_cli_check (int    argc,
     "and those already done that a run would keep. Takes the options of\n"
     "`grammar run` that change what runs.");
   g_option_context_set_description (context,
-    "Exit status: 0 the keyfile is ready to run, 2 bad usage or a problem in the\n"
-    "keyfile (every one is listed); no file is written either way.");
+    "With --probe, the system under test of [system] is built and sent one short\n"
+    "query, as `grammar rag` and `grammar run` do before their first: a service\n"
+    "that is down, a wrong url or a refused key is told with the address.\n"
+    "Exit status: 0 the keyfile is ready to run, 1 the probe failed, 2 bad usage\n"
+    "or a problem in the keyfile (every one is listed); no file is written either\n"
+    "way.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "check", &argc, &argv, &status))
     return status;
@@ -282,6 +314,8 @@ grammar_cli_check (int    argc,
     return grammar_cli_report ("check", error);
   printf ("%s: no problem found; `grammar run` would make, in %s:\n%s", options.config_path,
           grammar_method_get_outdir (method), plan);
+  if (options.probe)
+    return probe_system (method);
   return GRAMMAR_EXIT_OK;
 }
 
@@ -289,7 +323,7 @@ int
 grammar_cli_run (int    argc,
                  char **argv)
 {
-  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1 };
+  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1, .concurrency = -1 };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GrammarMethod) method = NULL;
@@ -297,6 +331,8 @@ grammar_cli_run (int    argc,
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     METHOD_OPTION_ENTRIES (options),
+    { "concurrency", 0, 0, G_OPTION_ARG_INT, &options.concurrency,
+      "Records rag, judge and assess process at once (default: [run] concurrency=, else 16)", "N" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet, "Only the report and warnings", NULL },
     { NULL }
   };
@@ -317,9 +353,13 @@ grammar_cli_run (int    argc,
     "files stay, rag, judge and assess keep every record written, and the next\n"
     "run goes on from there; a second signal exits at once. One run writes a\n"
     "folder at a time: a second one stops at once (DIR/.lock names the first).\n"
-    "Exit status: 0 success, 1 some queries failed or the run failed, 2 bad\n"
-    "usage, configuration or input, or a folder in use; 128 + the signal's\n"
-    "number when interrupted (130, 143, 129).");
+    "Before its first query the rag stage sends the system one short query: a\n"
+    "service that is down stops the run at once, and a stage stops after\n"
+    "[run] max-consecutive-failures= (default 10) records in a row failed for\n"
+    "want of the service; the records written stay for the next run.\n"
+    "Exit status: 0 success, 1 some queries failed or the run failed (a service\n"
+    "that is down included), 2 bad usage, configuration or input, or a folder in\n"
+    "use; 128 + the signal's number when interrupted (130, 143, 129).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "run", &argc, &argv, &status))
     return status;

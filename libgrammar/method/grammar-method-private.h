@@ -72,6 +72,8 @@ struct _GrammarMethod
   guint64 seed;
   guint max_answer_rows;
   guint64 max_answer_bytes;
+  guint concurrency;              /* of every record-by-record stage */
+  guint max_consecutive_failures;
   gboolean force;
 
   gboolean running;

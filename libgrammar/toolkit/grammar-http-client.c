@@ -25,7 +25,7 @@
  *
  * Requests run on the thread-default main context of the caller,
  * without threads. At most #GrammarHttpClient:max-concurrency are in
- * flight; with #GrammarHttpClient:requests-per-minute they are also
+ * flight (when it is not 0); with #GrammarHttpClient:requests-per-minute they are also
  * spaced out evenly. The others wait in the queue, costing only their
  * body.
  *
@@ -50,7 +50,7 @@
  *
  * |[<!-- language="C" -->
  * self->client = grammar_http_client_new ();
- * g_object_set (self->client, "max-concurrency", 8, "max-retries", 3, "timeout", 60.0, NULL);
+ * g_object_set (self->client, "max-retries", 3, "timeout", 60.0, NULL);
  * grammar_http_client_set_bearer_token (self->client, key);
  * grammar_http_client_send_async (self->client, "POST", url, "application/json", body,
  *                                 check_reply, job, NULL, cancellable, on_sent, job);
@@ -61,6 +61,9 @@
 #define BACKOFF_MAX_MS 30000
 #define RETRY_AFTER_MAX_S 300
 #define REDACTED "[redacted]"
+/* The connections libsoup may open when max-concurrency sets no cap:
+ * enough for any stage, opened only as requests need them. */
+#define UNCAPPED_CONNS 1024
 
 struct _GrammarHttpClient
 {
@@ -784,9 +787,11 @@ copy_header (const char *name,
 static SoupSession *
 get_session (GrammarHttpClient *self)
 {
+  guint conns = self->max_concurrency > 0 ? self->max_concurrency : UNCAPPED_CONNS;
+
   if (self->session == NULL)
-    self->session = soup_session_new_with_options ("max-conns", MAX (self->max_concurrency, 10),
-                                                   "max-conns-per-host", self->max_concurrency,
+    self->session = soup_session_new_with_options ("max-conns", MAX (conns, 10),
+                                                   "max-conns-per-host", conns,
                                                    "user-agent", "grammar",
                                                    "tls-database", self->tls_database,
                                                    NULL);
@@ -885,7 +890,8 @@ pump (GrammarHttpClient *self)
   if (self->pumping)
     return;
   self->pumping = TRUE;
-  while (self->in_flight < self->max_concurrency && !g_queue_is_empty (&self->queue))
+  while ((self->max_concurrency == 0 || self->in_flight < self->max_concurrency) &&
+         !g_queue_is_empty (&self->queue))
     {
       Job *job = g_queue_peek_head (&self->queue);
 
@@ -1163,10 +1169,12 @@ grammar_http_client_class_init (GrammarHttpClientClass *klass)
    * GrammarHttpClient:max-concurrency:
    *
    * The most requests in flight at once, and the most connections kept
-   * open (fixed at the first request).
+   * open (fixed at the first request); 0, the default, sets no cap of the
+   * client's own: as many as the caller sends (a stage sends
+   * #GrammarStageRunner:max-concurrency at most).
    */
   properties[PROP_MAX_CONCURRENCY] =
-    g_param_spec_uint ("max-concurrency", NULL, NULL, 1, 1024, 8, flags);
+    g_param_spec_uint ("max-concurrency", NULL, NULL, 0, 1024, 0, flags);
   /**
    * GrammarHttpClient:requests-per-minute:
    *
@@ -1232,7 +1240,7 @@ grammar_http_client_class_init (GrammarHttpClientClass *klass)
 static void
 grammar_http_client_init (GrammarHttpClient *self)
 {
-  self->max_concurrency = 8;
+  self->max_concurrency = 0;
   self->max_retries = 3;
   self->timeout = 60.0;
   self->headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);

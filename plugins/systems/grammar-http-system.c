@@ -23,11 +23,13 @@
  * retrieved documents with their ids, texts and scores.
  *
  * Requests go through one #GrammarHttpClient (keep-alive, retries,
- * redaction) and run on the caller's thread-default main context, at
- * most #GrammarHttpSystem:max-concurrency at a time. A 408, a 429, a
- * 5xx other than 501 and 505, a lost connection and an attempt that takes longer than
- * #GrammarHttpSystem:timeout are tried again after an exponential
- * back-off with jitter (or the `Retry-After` the server asked for), up
+ * redaction) and run on the caller's thread-default main context: as
+ * many at a time as the stage sends (#GrammarStageRunner:max-concurrency),
+ * or at most #GrammarHttpSystem:max-concurrency when that is set. A 408,
+ * a 429, a 5xx other than 501 and 505, a lost connection and an attempt
+ * that takes longer than #GrammarHttpSystem:timeout are tried again
+ * after an exponential back-off with jitter (or the `Retry-After` the
+ * server asked for), up
  * to #GrammarHttpSystem:max-retries times. A reply that is not JSON or
  * lacks the answer fails at once: a broken service is not fixed by
  * asking again. The key from #GrammarHttpSystem:api-key-env is sent as
@@ -943,7 +945,9 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
                        "Tries again after 408, 429, 5xx, a lost connection or a timeout, up to N times",
                        0, 20, 3, flags);
   properties[PROP_MAX_CONCURRENCY] =
-    g_param_spec_uint ("max-concurrency", NULL, "The most requests in flight at once", 1, 1024, 8, flags);
+    g_param_spec_uint ("max-concurrency", NULL,
+                       "The most requests in flight at once; 0: no cap of its own, as many as the stage sends",
+                       0, 1024, 0, flags);
   properties[PROP_CA_FILE] =
     g_param_spec_string ("ca-file", NULL, "PEM file of the CAs to trust for https (default: the system's)",
                          NULL, flags | GRAMMAR_PARAM_PATH);
@@ -975,7 +979,7 @@ grammar_http_system_init (GrammarHttpSystem *self)
   self->retrieved_score_pointer = g_strdup (DEFAULT_SCORE_POINTER);
   self->timeout = 60.0;
   self->max_retries = 3;
-  self->max_concurrency = 8;
+  self->max_concurrency = 0;
 }
 
 void
