@@ -50,9 +50,11 @@ class StandIn(http.server.ThreadingHTTPServer):
     like a service that died."""
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 512    # 100 connections at once, not socketserver's 5
 
-    def __init__(self, port=0, answer_limit=None):
+    def __init__(self, port=0, answer_limit=None, latency=LATENCY):
         super().__init__(('127.0.0.1', port), Handler)
+        self.latency = latency
         self.lock = threading.Lock()
         self.in_flight = 0
         self.max_in_flight = 0
@@ -96,7 +98,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 server.in_flight -= 1
             self.close_connection = True
             return
-        time.sleep(LATENCY)
+        time.sleep(server.latency)
         question = body.get('question', '')
         reply = json.dumps({'data': {
             'answer': 'Ask Margit Öberg (margit@example.com) about: ' + question,
@@ -195,10 +197,11 @@ def test_closed_port(folder):
 
 
 def stage_max_in_flight(folder, name, system, args, n=64):
-    service = StandIn()
+    # 200 ms: the requests of a wave overlap at the service even on a busy machine
+    service = StandIn(latency=0.2)
     try:
         write(folder, name + '.ini', (SYSTEM % service.port) + system)
-        status, out, err, seconds = run(['rag', '-c', name + '.ini', '-i', 'dataset64.jsonl', '-o',
+        status, out, err, seconds = run(['rag', '-c', name + '.ini', '-i', 'dataset%d.jsonl' % n, '-o',
                                          name + '.results.jsonl'] + args, folder)
         return status, err, service.max_in_flight, n / seconds
     finally:
@@ -219,6 +222,17 @@ def test_concurrency(folder):
           'a warning says once which cap wins', err)
     status, err, seen, rate = stage_max_in_flight(folder, 'in-run', '\n[run]\nconcurrency=6\n', [])
     check(status == 0 and seen == 6, '[run] concurrency=6 reaches grammar rag', '%d at once' % seen)
+    # Unset, a plugin's max-concurrency still bounds what is in flight (64), and says so.
+    write(folder, 'dataset160.jsonl', dataset(160))
+    status, err, seen, rate = stage_max_in_flight(folder, 'hundred', '', ['--concurrency', '100'], n=160)
+    check(status == 0 and seen == 64 and 'system: at most 64 requests are in flight while its max-concurrency is '
+          'unset; set max-concurrency=100 for concurrency 100' in err,
+          '--concurrency 100 with max-concurrency unset: 64 at once, and told', '%d at once: %s' % (seen, err))
+    status, err, seen, rate = stage_max_in_flight(folder, 'hundred-set', 'max-concurrency=100\n',
+                                                  ['--concurrency', '100'], n=160)
+    # (the threads of this stand-in do not always take 100 connections at once)
+    check(status == 0 and 64 < seen <= 100 and 'caps' not in err and 'at most' not in err,
+          '--concurrency 100 with max-concurrency=100: more than 64 at once', '%d at once: %s' % (seen, err))
 
 
 def test_run_dies(folder):
@@ -267,7 +281,7 @@ def test_run_dies(folder):
 
 
 def test_run_concurrency(folder):
-    service = StandIn()
+    service = StandIn(latency=0.2)
     try:
         write(folder, 'run-c.ini', (RUN % 'concurrency=12') + '\n' + (SYSTEM % service.port))
         status, out, err, seconds = run(['run', '-c', 'run-c.ini', '-d', 'out-c'], folder)
@@ -276,7 +290,7 @@ def test_run_concurrency(folder):
         service.stop()
     check(status == 0 and seen == 12, '[run] concurrency=12 reaches the service in grammar run',
           'status %d, %d at once: %s' % (status, seen, err))
-    service = StandIn()
+    service = StandIn(latency=0.2)
     try:
         write(folder, 'run-c.ini', (RUN % 'concurrency=12') + '\n' + (SYSTEM % service.port))
         status, out, err, seconds = run(['check', '-c', 'run-c.ini', '-d', 'out-c', '--probe'], folder)
@@ -285,7 +299,7 @@ def test_run_concurrency(folder):
         service.stop()
     check(status == 0 and 'probe: the system of [system] answered' in out and asked == 1,
           'grammar check --probe asks a service that is up one query', 'status %d, %d asked: %s' % (status, asked, err))
-    service = StandIn()
+    service = StandIn(latency=0.2)
     try:
         write(folder, 'run-c.ini', (RUN % 'concurrency=12') + '\n' + (SYSTEM % service.port))
         status, out, err, seconds = run(['run', '-c', 'run-c.ini', '-d', 'out-c2', '--concurrency', '3'], folder)

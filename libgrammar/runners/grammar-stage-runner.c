@@ -1337,8 +1337,17 @@ warn_caps (GrammarStageRunner *self,
       g_value_init (&value, pspec->value_type);
       g_value_init (&cap, G_TYPE_UINT);
       g_object_get_property (object, "max-concurrency", &value);
-      if (g_value_transform (&value, &cap) && g_value_get_uint (&cap) > 0 &&
-          g_value_get_uint (&cap) < priv->max_concurrency)
+      if (g_value_transform (&value, &cap) && g_value_get_uint (&cap) == 0 &&
+          priv->max_concurrency > GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE)
+        {
+          g_autofree char *message =
+            g_strdup_printf ("%s: at most %u requests are in flight while its max-concurrency is unset; set "
+                             "max-concurrency=%u for concurrency %u", name, GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE,
+                             priv->max_concurrency, priv->max_concurrency);
+
+          grammar_stage_runner_warn (self, message);
+        }
+      else if (g_value_get_uint (&cap) > 0 && g_value_get_uint (&cap) < priv->max_concurrency)
         {
           g_autofree char *message =
             g_strdup_printf ("%s: max-concurrency=%u caps concurrency %u: at most %u requests are in flight "
@@ -1374,6 +1383,9 @@ warn_caps (GrammarStageRunner *self,
  * @service, or of an object it holds in a property (two levels deep),
  * that is set below #GrammarStageRunner:max-concurrency: that one caps
  * how many records are in flight, and the user is told which cap wins.
+ * One that is 0 (no cap of its own) caps at
+ * %GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE, told when the concurrency is
+ * higher.
  */
 void
 grammar_stage_runner_warn_caps (GrammarStageRunner *self,

@@ -22,9 +22,19 @@ G_BEGIN_DECLS
  *
  * The default of #GrammarStageRunner:max-concurrency: enough to keep a
  * local service busy (against a service that answers in 50 ms, 16 in
- * flight give about 300 queries a second, 4 gave 74).
+ * flight give about 290 queries a second, 4 gave 71).
  */
 #define GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY 16
+
+/**
+ * GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE:
+ *
+ * How many requests a service whose `max-concurrency` is 0 (no cap of its
+ * own, the default of the plugins on #GrammarHttpClient) has in flight at
+ * most: grammar_stage_runner_warn_caps() tells a stage whose concurrency
+ * is higher.
+ */
+#define GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE 64
 
 /**
  * GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONSECUTIVE_FAILURES:

@@ -25,7 +25,7 @@
  *
  * Requests run on the thread-default main context of the caller,
  * without threads. At most #GrammarHttpClient:max-concurrency are in
- * flight (when it is not 0); with #GrammarHttpClient:requests-per-minute they are also
+ * flight, or 64 when it is 0 (the default: no cap below the caller's); with #GrammarHttpClient:requests-per-minute they are also
  * spaced out evenly. The others wait in the queue, costing only their
  * body.
  *
@@ -61,9 +61,12 @@
 #define BACKOFF_MAX_MS 30000
 #define RETRY_AFTER_MAX_S 300
 #define REDACTED "[redacted]"
-/* The connections libsoup may open when max-concurrency sets no cap:
- * enough for any stage, opened only as requests need them. */
-#define UNCAPPED_CONNS 1024
+/* The most requests in flight when max-concurrency sets no cap: more than
+ * a stage sends by default (16), and a bound for the callers that hand
+ * every request over at once (the document generator, the dense
+ * retriever's embedding), which relied on the old default of 8. Keep in
+ * step with GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE. */
+#define UNCAPPED_IN_FLIGHT 64
 
 struct _GrammarHttpClient
 {
@@ -787,7 +790,7 @@ copy_header (const char *name,
 static SoupSession *
 get_session (GrammarHttpClient *self)
 {
-  guint conns = self->max_concurrency > 0 ? self->max_concurrency : UNCAPPED_CONNS;
+  guint conns = self->max_concurrency > 0 ? self->max_concurrency : UNCAPPED_IN_FLIGHT;
 
   if (self->session == NULL)
     self->session = soup_session_new_with_options ("max-conns", MAX (conns, 10),
@@ -887,11 +890,12 @@ paced (GrammarHttpClient *self,
 static void
 pump (GrammarHttpClient *self)
 {
+  guint cap = self->max_concurrency > 0 ? self->max_concurrency : UNCAPPED_IN_FLIGHT;
+
   if (self->pumping)
     return;
   self->pumping = TRUE;
-  while ((self->max_concurrency == 0 || self->in_flight < self->max_concurrency) &&
-         !g_queue_is_empty (&self->queue))
+  while (self->in_flight < cap && !g_queue_is_empty (&self->queue))
     {
       Job *job = g_queue_peek_head (&self->queue);
 
@@ -1171,7 +1175,8 @@ grammar_http_client_class_init (GrammarHttpClientClass *klass)
    * The most requests in flight at once, and the most connections kept
    * open (fixed at the first request); 0, the default, sets no cap of the
    * client's own: as many as the caller sends (a stage sends
-   * #GrammarStageRunner:max-concurrency at most).
+   * #GrammarStageRunner:max-concurrency at most), up to 64 at once for a
+   * caller that hands over every request together.
    */
   properties[PROP_MAX_CONCURRENCY] =
     g_param_spec_uint ("max-concurrency", NULL, NULL, 0, 1024, 0, flags);
