@@ -307,6 +307,18 @@ def test_run_concurrency(folder):
     finally:
         service.stop()
     check(status == 0 and seen == 3, 'grammar run --concurrency 3 wins over [run]', '%d at once: %s' % (seen, err))
+    # Two styles, two rag stages: the cap is told once.
+    service = StandIn(latency=0.2)
+    try:
+        write(folder, 'run-two.ini', (RUN % 'concurrency=12').replace('styles=short', 'styles=short;long') + '\n' +
+              (SYSTEM % service.port) + 'max-concurrency=4\n')
+        status, out, err, seconds = run(['run', '-c', 'run-two.ini', '-d', 'out-two'], folder)
+        seen = service.max_in_flight
+    finally:
+        service.stop()
+    check(status == 0 and seen == 4 and
+          err.count('grammar rag: warning: system: max-concurrency=4 caps concurrency 12') == 1,
+          'grammar run with two styles: capped at 4, and told once', '%d at once: %s' % (seen, err))
 
 
 def main():

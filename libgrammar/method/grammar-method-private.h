@@ -111,6 +111,7 @@ struct _Run
   GObject *progress_source;
   GrammarFileLock *lock; /* on the output folder, while the run lasts */
   char *compared;        /* the two styles the report compares, "A;B" ("A;" with one style) */
+  GHashTable *told;      /* the warnings of record-by-record stages emitted, once each (NULL until one) */
 };
 
 struct _Work

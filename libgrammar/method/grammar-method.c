@@ -1023,7 +1023,17 @@ on_runner_done (GObject      *source,
   GError *error = NULL;
 
   unwatch_progress (run);
-  emit_warnings (run->self, step, (const char * const *) warnings);
+  /* The same note from the same stage of each style (a plugin's
+   * max-concurrency that caps the stage) is told once. */
+  if (run->told == NULL)
+    run->told = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    {
+      const char *lines[] = { warnings[i], NULL };
+
+      if (g_hash_table_add (run->told, g_strconcat (step_names[step->kind], ": ", warnings[i], NULL)))
+        emit_warnings (run->self, step, lines);
+    }
   if (!grammar_stage_runner_run_finish (runner, result, &error))
     {
       fail (task, error);
