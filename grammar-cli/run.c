@@ -227,14 +227,45 @@ make_method (const char *command,
   return g_steal_pointer (&method);
 }
 
+/* Whether the plugin of [system] has a probe: one without (a pipeline,
+ * answers from a file) is not built, since it may need the corpus the
+ * run writes. */
+static gboolean
+system_has_probe (GrammarMethod  *method,
+                  char          **plugin)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (grammar_method_get_config (method));
+  g_autoptr (GrammarPluginInfo) info = NULL;
+  GrammarSystemInterface *iface;
+  gpointer klass;
+  gboolean has_probe;
+
+  *plugin = g_key_file_get_string (key_file, "system", "plugin", NULL);
+  if (*plugin != NULL)
+    info = grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_SYSTEM, g_strstrip (*plugin), NULL);
+  if (info == NULL)
+    return TRUE;  /* building it tells what is wrong */
+  klass = g_type_class_ref (grammar_plugin_info_get_gtype (info));
+  iface = g_type_interface_peek (klass, GRAMMAR_TYPE_SYSTEM);
+  has_probe = iface != NULL && iface->probe_async != NULL;
+  g_type_class_unref (klass);
+  return has_probe;
+}
+
 /* `grammar check --probe`: the system of [system] answers one query. */
 static int
 probe_system (GrammarMethod *method)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GrammarSystem) system = NULL;
+  g_autofree char *plugin = NULL;
 
   fflush (stdout);
+  if (!system_has_probe (method, &plugin))
+    {
+      printf ("probe: the %s system of [system] calls no service; nothing to probe\n", plugin);
+      return GRAMMAR_EXIT_OK;
+    }
   system = grammar_assembly_build_system (grammar_method_get_assembly (method), NULL, &error);
   if (system == NULL)
     return grammar_cli_report ("check", error);
