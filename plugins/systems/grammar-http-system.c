@@ -29,11 +29,11 @@
  * a 429, a 5xx other than 501 and 505, a lost connection and an attempt
  * that takes longer than #GrammarHttpSystem:timeout are tried again
  * after an exponential back-off with jitter (or the `Retry-After` the
- * server asked for), up
- * to #GrammarHttpSystem:max-retries times. A reply that is not JSON or
- * lacks the answer fails at once: a broken service is not fixed by
- * asking again. The key from #GrammarHttpSystem:api-key-env is sent as
- * a bearer token and never shown.
+ * server asked for), up to #GrammarHttpSystem:max-retries times; when
+ * none is left the error is %GRAMMAR_ERROR_UNAVAILABLE. A reply that is
+ * not JSON or lacks the answer fails at once: a broken service is not
+ * fixed by asking again. The key from #GrammarHttpSystem:api-key-env is
+ * sent as a bearer token and never shown.
  *
  * With #GrammarHttpSystem:samples N, each query is POSTed N more times
  * with the members of #GrammarHttpSystem:sample-params merged into the
