@@ -1260,7 +1260,8 @@ probe_error (GrammarSystem *system,
 }
 
 /* The probe: one query, no retry of a connection that fails, a timeout
- * of at most 10 s; a service that answers 5xx is asked 3 times in all. */
+ * of an attempt over the timeout; a service that answers 5xx is asked 3
+ * times in all. */
 static void
 test_http_probe (void)
 {

@@ -188,7 +188,7 @@ grammar_system_answer_finish (GrammarSystem  *self,
  *
  * Checks that the system can answer at all, before its first query: a
  * system behind a service sends one short request, without retrying a
- * connection that fails, and with a short timeout. A system that does
+ * connection that fails. A system that does
  * not implement #GrammarSystemInterface.probe_async succeeds.
  */
 void

@@ -42,8 +42,9 @@
  * sample that fails fails the query.
  *
  * grammar_system_probe_async() POSTs one short query on a client of its
- * own, without retrying a connection that fails and with a timeout of at
- * most 10 s: a service that is down, a wrong address or a key that is
+ * own, without retrying a connection that fails or an attempt that takes
+ * longer than #GrammarHttpSystem:timeout (the probe fails only where a
+ * query would): a service that is down, a wrong address or a key that is
  * refused is told at once, with the address and the error. A reply of
  * 408, 429 or 5xx is asked again, up to three times in all.
  */
@@ -57,11 +58,10 @@
 
 #define EXCERPT_BYTES 200
 
-/* The probe: one short query, a short timeout, no retry of a connection
- * that fails; a service that replies 408, 429 or 5xx is up but busy, and
+/* The probe: one short query, no retry of a connection that fails or of
+ * a timeout; a service that replies 408, 429 or 5xx is up but busy, and
  * is asked up to PROBE_ATTEMPTS times. */
 #define PROBE_QUERY "Are you there? (a probe from grammar before its first query)"
-#define PROBE_TIMEOUT_S 10.0
 #define PROBE_ATTEMPTS 3
 
 struct _GrammarHttpSystem
@@ -613,7 +613,8 @@ send_probe (GTask *task)
 }
 
 /* One query, on a client of its own: the same address, key and headers,
- * no retry and a timeout of at most PROBE_TIMEOUT_S. Its reply need only
+ * no retry, the same timeout: a service slow to answer (a model loading)
+ * was given a longer timeout by its user. Its reply need only
  * be a 2xx: whether the answer can be read is each query's own matter. */
 static void
 grammar_http_system_probe_async (GrammarSystem       *system,
@@ -640,8 +641,7 @@ grammar_http_system_probe_async (GrammarSystem       *system,
           g_task_return_error (task, error);
           return;
         }
-      g_object_set (self->probe_client, "max-retries", 0,
-                    "timeout", self->timeout > 0 ? MIN (self->timeout, PROBE_TIMEOUT_S) : PROBE_TIMEOUT_S, NULL);
+      g_object_set (self->probe_client, "max-retries", 0, NULL);
     }
   send_probe (g_steal_pointer (&task));
 }
