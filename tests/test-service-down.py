@@ -222,6 +222,11 @@ def test_concurrency(folder):
           'a warning says once which cap wins', err)
     status, err, seen, rate = stage_max_in_flight(folder, 'in-run', '\n[run]\nconcurrency=6\n', [])
     check(status == 0 and seen == 6, '[run] concurrency=6 reaches grammar rag', '%d at once' % seen)
+    write(folder, 'zero.ini', (SYSTEM % closed_port()) + '\n[run]\nconcurrency=0\n')
+    status, out, err, seconds = run(['rag', '-c', 'zero.ini', '-i', 'dataset64.jsonl', '-o', 'zero.jsonl'], folder)
+    check(status == 2 and 'zero.ini: [run] concurrency: “0” must be a whole number, at least 1' in err and
+          not os.path.exists(os.path.join(folder, 'zero.jsonl')),
+          '[run] concurrency=0 is an input error naming the key, exit 2', 'status %d: %s' % (status, err))
     # Unset, a plugin's max-concurrency still bounds what is in flight (64), and says so.
     write(folder, 'dataset160.jsonl', dataset(160))
     status, err, seen, rate = stage_max_in_flight(folder, 'hundred', '', ['--concurrency', '100'], n=160)
