@@ -23,9 +23,11 @@ typedef struct
   int per_template;
   int per_group;
   gint64 seed;
+  int concurrency;
   gboolean force;
   gboolean retry_failed;
   gboolean quiet;
+  gboolean probe;
 } Options;
 
 static void
@@ -73,6 +75,8 @@ check_usage (Options *options,
     problem = "--per-group must be at least 1";
   else if (options->seed < -1)
     problem = "--seed must not be negative";
+  else if (options->concurrency == 0 || options->concurrency < -1)
+    problem = "--concurrency must be at least 1";
   if (problem == NULL)
     return TRUE;
   fprintf (stderr, "grammar run: %s\n", problem);
@@ -102,6 +106,8 @@ apply_options (GrammarMethod *method,
     grammar_method_set_per_group (method, options->per_group);
   if (options->seed >= 0)
     grammar_method_set_seed (method, options->seed);
+  if (options->concurrency > 0)
+    grammar_method_set_concurrency (method, (guint) options->concurrency);
   grammar_method_set_force (method, options->force);
   if (options->retry_failed)
     grammar_method_set_retry_failed (method, TRUE);
@@ -237,6 +243,57 @@ make_method (const char *command,
   return g_steal_pointer (&method);
 }
 
+/* Whether the plugin of [system] has a probe: one without (a pipeline,
+ * answers from a file) is not built, since it may need the corpus the
+ * run writes. */
+static gboolean
+system_has_probe (GrammarMethod  *method,
+                  char          **plugin)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (grammar_method_get_config (method));
+  g_autoptr (GrammarPluginInfo) info = NULL;
+  GrammarSystemInterface *iface;
+  gpointer klass;
+  gboolean has_probe;
+
+  *plugin = g_key_file_get_string (key_file, "system", "plugin", NULL);
+  if (*plugin != NULL)
+    info = grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_SYSTEM, g_strstrip (*plugin), NULL);
+  if (info == NULL)
+    return TRUE;  /* building it tells what is wrong */
+  klass = g_type_class_ref (grammar_plugin_info_get_gtype (info));
+  iface = g_type_interface_peek (klass, GRAMMAR_TYPE_SYSTEM);
+  has_probe = iface != NULL && iface->probe_async != NULL;
+  g_type_class_unref (klass);
+  return has_probe;
+}
+
+/* `grammar check --probe`: the system of [system] answers one query. */
+static int
+probe_system (GrammarMethod *method)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) system = NULL;
+  g_autofree char *plugin = NULL;
+
+  fflush (stdout);
+  if (!system_has_probe (method, &plugin))
+    {
+      printf ("probe: the %s system of [system] calls no service; nothing to probe\n", plugin);
+      return GRAMMAR_EXIT_OK;
+    }
+  system = grammar_assembly_build_system (grammar_method_get_assembly (method), NULL, &error);
+  if (system == NULL)
+    return grammar_cli_report ("check", error);
+  if (!grammar_system_probe (system, NULL, &error))
+    {
+      g_prefix_error (&error, "probe: the system does not answer: ");
+      return grammar_cli_report ("check", error);
+    }
+  printf ("probe: the system of [system] answered\n");
+  return GRAMMAR_EXIT_OK;
+}
+
 /* The options of `grammar run` and `grammar check` (which takes those that
  * change what runs). */
 #define METHOD_OPTION_ENTRIES(options) \
@@ -261,7 +318,7 @@ int
 grammar_cli_check (int    argc,
                    char **argv)
 {
-  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1 };
+  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1, .concurrency = -1 };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GrammarMethod) method = NULL;
@@ -269,6 +326,8 @@ grammar_cli_check (int    argc,
   int status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     METHOD_OPTION_ENTRIES (options),
+    { "probe", 0, 0, G_OPTION_ARG_NONE, &options.probe,
+      "Also send the system under test one short query, to know that it answers", NULL },
     { NULL }
   };
 
@@ -283,8 +342,12 @@ grammar_cli_check (int    argc,
     "and those already done that a run would keep. Takes the options of\n"
     "`grammar run` that change what runs.");
   g_option_context_set_description (context,
-    "Exit status: 0 the keyfile is ready to run, 2 bad usage or a problem in the\n"
-    "keyfile (every one is listed); no file is written either way.");
+    "With --probe, the system under test of [system] is built and sent one short\n"
+    "query, as `grammar rag` and `grammar run` do before their first: a service\n"
+    "that is down, a wrong url or a refused key is told with the address.\n"
+    "Exit status: 0 the keyfile is ready to run, 1 the probe failed, 2 bad usage\n"
+    "or a problem in the keyfile (every one is listed); no file is written either\n"
+    "way.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "check", &argc, &argv, &status))
     return status;
@@ -298,6 +361,8 @@ grammar_cli_check (int    argc,
     return grammar_cli_report ("check", error);
   printf ("%s: no problem found; `grammar run` would make, in %s:\n%s", options.config_path,
           grammar_method_get_outdir (method), plan);
+  if (options.probe)
+    return probe_system (method);
   return GRAMMAR_EXIT_OK;
 }
 
@@ -305,7 +370,7 @@ int
 grammar_cli_run (int    argc,
                  char **argv)
 {
-  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1 };
+  g_auto (Options) options = { .per_template = -1, .per_group = -1, .seed = -1, .concurrency = -1 };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GrammarMethod) method = NULL;
@@ -315,6 +380,8 @@ grammar_cli_run (int    argc,
     METHOD_OPTION_ENTRIES (options),
     { "retry-failed", 0, 0, G_OPTION_ARG_NONE, &options.retry_failed,
       "Ask again the queries that failed in an earlier run (and judge and assess them again)", NULL },
+    { "concurrency", 0, 0, G_OPTION_ARG_INT, &options.concurrency,
+      "Records rag, judge and assess process at once (default: [run] concurrency=, else 16)", "N" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options.quiet, "Only the report and warnings", NULL },
     { NULL }
   };
@@ -335,9 +402,13 @@ grammar_cli_run (int    argc,
     "files stay, rag, judge and assess keep every record written, and the next\n"
     "run goes on from there; a second signal exits at once. One run writes a\n"
     "folder at a time: a second one stops at once (DIR/.lock names the first).\n"
-    "Exit status: 0 success, 1 some queries failed or the run failed, 2 bad\n"
-    "usage, configuration or input, or a folder in use; 128 + the signal's\n"
-    "number when interrupted (130, 143, 129).");
+    "Before its first query the rag stage sends the system one short query: a\n"
+    "service that is down stops the run at once, and a stage stops after\n"
+    "[run] max-consecutive-failures= (default 10) records in a row failed for\n"
+    "want of the service; the records written stay for the next run.\n"
+    "Exit status: 0 success, 1 some queries failed or the run failed (a service\n"
+    "that is down included), 2 bad usage, configuration or input, or a folder in\n"
+    "use; 128 + the signal's number when interrupted (130, 143, 129).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!grammar_cli_parse (context, "run", &argc, &argv, &status))
     return status;

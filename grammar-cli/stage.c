@@ -220,16 +220,22 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "and an incomplete last line left by an interrupted run is removed. Ctrl-C\n"
     "stops the run: the results written stay, the queries in flight are asked\n"
     "again by the next run.\n"
+    "Before the first query the system is sent one short query: a service that is\n"
+    "down, a wrong url or a refused key stops the run at once. The run also stops\n"
+    "after [run] max-consecutive-failures= (default 10) queries in a row failed for\n"
+    "want of the service (no connection, timeouts, 5xx after the retries); those\n"
+    "are not written, and the next run asks them again.\n"
     "SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run within 2 s, keeping every\n"
     "whole line written; a second signal exits at once. One process writes an\n"
     "output at a time: a second one on it stops at once (OUTPUT.lock names the first).\n"
     "Exit status: 0 every query answered, 1 some queries failed (they are written\n"
-    "with their error) or the run failed, 2 bad usage, configuration or input, or\n"
-    "an output in use; 128 + N when signal N stopped it (130, 143, 129).",
+    "with their error) or the run failed (a service that is down included), 2 bad\n"
+    "usage, configuration or input, or an output in use; 128 + N when signal N\n"
+    "stopped it (130, 143, 129).",
     "The dataset (JSON Lines, from grammar qa)",
     "The results to write or resume (JSON Lines)",
     "Only the first N records of the dataset (default: all)",
-    "Queries asked at once, at most (default: 4)",
+    "Queries asked at once, at most (default: [run] concurrency=, else 16)",
     "no dataset given; pass -i dataset.jsonl",
     "no output given; pass -o results.jsonl",
   },
@@ -258,7 +264,8 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "The results to judge (JSON Lines, from grammar rag)",
     "The judged records to write or resume (JSON Lines)",
     "Only the first N records of the results (default: all)",
-    "Records judged at once, at most (default: 4)",
+    "Records judged at once, at most (default: [judge] max-concurrency=, else [run]\n"
+    "concurrency=, else 16)",
     "no results given; pass -i results.jsonl",
     "no output given; pass -o judged.jsonl",
   },
@@ -288,7 +295,8 @@ const GrammarCliStageCommand grammar_cli_stage_commands[] = {
     "The results to score (JSON Lines, from grammar rag or grammar judge)",
     "The assessed records to write or resume (JSON Lines)",
     "Only the first N records of the results (default: all)",
-    "Records scored at once, at most (default: 4)",
+    "Records scored at once, at most (default: [metrics] max-concurrency=, else [run]\n"
+    "concurrency=, else 16)",
     "no results given; pass -i results.jsonl",
     "no output given; pass -o assessed.jsonl",
   },

@@ -137,6 +137,11 @@ def main():
               'the plan names the components and the corpus the run writes', out)
         check(not os.path.exists(os.path.join(folder, 'out')), 'grammar check writes nothing')
         check(seconds < 1.0, 'grammar check takes under a second', '%.2f s' % seconds)
+        # --probe: a pipeline calls no service, and its corpus is not written yet: nothing is built.
+        status, out, err, _ = run(['check', '-c', ini, '-d', 'out', '--probe'], folder)
+        check(status == 0 and 'probe: the pipeline system of [system] calls no service; nothing to probe' in out
+              and not os.path.exists(os.path.join(folder, 'out')),
+              'grammar check --probe on a pipeline has nothing to probe', out + err)
 
         status, out, err, _ = run(['run', '-c', ini, '-d', 'out', '-q'], folder)
         check(status == 0, 'grammar run on the good keyfile succeeds', err)

@@ -191,8 +191,10 @@ def main():
             if check(run.returncode == 0, "%s: grammar rag exits 0" % shape, run.stderr):
                 check_answers(shape, shape, read_results(shape + ".results.jsonl"))
             stats = server.stats()
-            expected = len(QUERIES) * (2 if shape == "search-answer" else 1)
-            check(stats["requests"] == expected, "%s: %d requests, one per query and endpoint" % (shape, expected),
+            # one probe before the first query (to search-url for the pair), then one request a query and endpoint
+            expected = 1 + len(QUERIES) * (2 if shape == "search-answer" else 1)
+            check(stats["requests"] == expected, "%s: %d requests, the probe and one per query and endpoint"
+                  % (shape, expected),
                   repr(stats))
 
     # Through faults: every second request a 503 with Retry-After: 0, on
@@ -206,7 +208,7 @@ def main():
             if check(run.returncode == 0, "search-answer with a 503 every second request: exits 0", run.stderr):
                 check_answers("search-answer with 503s", "search-answer", read_results("faults.results.jsonl"))
             stats = server.stats()
-            check(stats["failed"] > 0 and stats["requests"] == 2 * len(QUERIES) + stats["failed"],
+            check(stats["failed"] > 0 and stats["requests"] == 1 + 2 * len(QUERIES) + stats["failed"],
                   "search-answer with 503s: every 503 was tried again", repr(stats))
 
     # The answer endpoint answers only from the documents it is given: without

@@ -462,7 +462,7 @@ test_give_up (void)
   g_object_set (client, "max-retries", 2, NULL);
   got = send_path (client, "/always-503", &status, &error);
   g_assert_null (got);
-  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED);
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE);
   g_assert_cmpstr (error->message, ==, expected);
   g_assert_cmpuint (status, ==, 503);
   g_assert_cmpuint (service_count ("/always-503") - before, ==, 3);
@@ -501,7 +501,7 @@ test_timeout (void)
   g_object_set (client, "timeout", 0.2, "max-retries", 1, NULL);
   got = send_path (client, "/slow", NULL, &error);
   g_assert_null (got);
-  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED);
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE);
   g_assert_true (g_str_has_suffix (error->message, "/slow failed after 2 attempts: no reply within 0.2 s (timeout)"));
   g_assert_cmpfloat (seconds_since (start), >=, 0.4);
   g_assert_cmpfloat (seconds_since (start), <, 1.9);

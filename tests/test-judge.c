@@ -308,7 +308,7 @@ test_properties (void)
   g_assert_true (grammar_judge_runner_get_matcher (runner) == matcher);
   g_assert_false (grammar_judge_runner_get_closed_domain (runner));
   g_assert_cmpstr (grammar_judge_runner_get_retrieval_rule (runner), ==, "auto");
-  g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
+  g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 16);
   g_assert_cmpuint (grammar_stage_runner_get_limit (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
 
   g_object_set (runner, "closed-domain", TRUE, "retrieval-rule", "any", "max-concurrency", 7,
@@ -993,7 +993,7 @@ test_config (void)
     g_assert_no_error (error);
     g_assert_cmpstr (grammar_judge_runner_get_retrieval_rule (runner), ==, "auto");
     g_assert_false (grammar_judge_runner_get_closed_domain (runner));
-    g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
+    g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 16);
     g_object_get (grammar_judge_runner_get_matcher (runner), "delay-ms", &delay_ms, NULL);
     g_assert_cmpuint (delay_ms, ==, 2);
   }

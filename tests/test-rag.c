@@ -28,7 +28,10 @@ struct _TestSystem
   GObject parent_instance;
 
   char *fail_text;
+  char *down_text;             /* fails as a service that is down would */
+  gboolean probe_fails;
   guint delay_ms;
+  guint n_probes;
 
   GPtrArray *asked;            /* the query texts, in the order asked */
   guint in_flight;
@@ -43,7 +46,9 @@ static void test_system_iface_init (GrammarSystemInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TestSystem, test_system, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (GRAMMAR_TYPE_SYSTEM, test_system_iface_init))
 
-enum { PROP_0, PROP_FAIL_TEXT, PROP_DELAY_MS };
+enum { PROP_0, PROP_FAIL_TEXT, PROP_DELAY_MS, PROP_DOWN_TEXT, PROP_PROBE_FAILS };
+
+#define DOWN_MESSAGE "http://ops@rag.example:8080/v1/ask failed after 4 attempts: Could not connect: Connection refused"
 
 static gboolean
 test_system_complete (gpointer user_data)
@@ -56,6 +61,8 @@ test_system_complete (gpointer user_data)
   self->n_returned++;
   if (self->fail_text != NULL && strstr (query, self->fail_text) != NULL)
     g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "the double fails on “%s”", self->fail_text);
+  else if (self->down_text != NULL && strstr (query, self->down_text) != NULL)
+    g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE, "%s", DOWN_MESSAGE);
   else
     {
       g_autoptr (GPtrArray) hits = g_ptr_array_new_with_free_func (g_object_unref);
@@ -99,10 +106,36 @@ test_system_answer_finish (GrammarSystem  *system,
 }
 
 static void
+test_system_probe_async (GrammarSystem       *system,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  TestSystem *self = TEST_SYSTEM (system);
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->n_probes++;
+  if (self->probe_fails)
+    g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE, "%s", DOWN_MESSAGE);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+test_system_probe_finish (GrammarSystem  *system,
+                          GAsyncResult   *result,
+                          GError        **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
 test_system_iface_init (GrammarSystemInterface *iface)
 {
   iface->answer_async = test_system_answer_async;
   iface->answer_finish = test_system_answer_finish;
+  iface->probe_async = test_system_probe_async;
+  iface->probe_finish = test_system_probe_finish;
 }
 
 static void
@@ -118,6 +151,13 @@ test_system_set_property (GObject      *object,
       g_free (self->fail_text);
       self->fail_text = g_value_dup_string (value);
     }
+  else if (prop_id == PROP_DOWN_TEXT)
+    {
+      g_free (self->down_text);
+      self->down_text = g_value_dup_string (value);
+    }
+  else if (prop_id == PROP_PROBE_FAILS)
+    self->probe_fails = g_value_get_boolean (value);
   else
     self->delay_ms = g_value_get_uint (value);
 }
@@ -132,6 +172,10 @@ test_system_get_property (GObject    *object,
 
   if (prop_id == PROP_FAIL_TEXT)
     g_value_set_string (value, self->fail_text);
+  else if (prop_id == PROP_DOWN_TEXT)
+    g_value_set_string (value, self->down_text);
+  else if (prop_id == PROP_PROBE_FAILS)
+    g_value_set_boolean (value, self->probe_fails);
   else
     g_value_set_uint (value, self->delay_ms);
 }
@@ -142,6 +186,7 @@ test_system_finalize (GObject *object)
   TestSystem *self = TEST_SYSTEM (object);
 
   g_free (self->fail_text);
+  g_free (self->down_text);
   g_ptr_array_unref (self->asked);
   g_clear_object (&self->cancellable);
   G_OBJECT_CLASS (test_system_parent_class)->finalize (object);
@@ -159,6 +204,10 @@ test_system_class_init (TestSystemClass *klass)
     g_param_spec_string ("fail-text", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (object_class, PROP_DELAY_MS,
     g_param_spec_uint ("delay-ms", NULL, NULL, 0, 1000, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, PROP_DOWN_TEXT,
+    g_param_spec_string ("down-text", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, PROP_PROBE_FAILS,
+    g_param_spec_boolean ("probe-fails", NULL, NULL, FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 }
 
 static void
@@ -363,7 +412,7 @@ test_properties (void)
   guint64 limit = 1;
 
   g_assert_true (grammar_rag_runner_get_system (runner) == GRAMMAR_SYSTEM (system));
-  g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 4);
+  g_assert_cmpuint (grammar_stage_runner_get_max_concurrency (GRAMMAR_STAGE_RUNNER (runner)), ==, 16);
   g_assert_cmpuint (grammar_stage_runner_get_limit (GRAMMAR_STAGE_RUNNER (runner)), ==, 0);
   g_assert_false (grammar_rag_runner_get_retry_failed (runner));
   g_object_set (runner, "max-concurrency", 9, "limit", (guint64) 5, "retry-failed", TRUE, NULL);
@@ -588,6 +637,107 @@ test_failure (void)
   g_assert_cmpstr (json_object_get_string_member (result (&results, "q3"), "response"), ==,
                    "answer to: question 3");
   g_assert_false (json_object_has_member (result (&results, "q3"), "error"));
+}
+
+/* A service that goes down: the stage stops after max-consecutive-failures
+ * queries in a row failed with GRAMMAR_ERROR_UNAVAILABLE. The failures of
+ * a row that a success broke are written; those of the row that stopped
+ * the run are not, and the next run asks them. */
+static void
+test_service_down (void)
+{
+  g_autoptr (TestSystem) system = make_system ("down-text=down\n");
+  g_autoptr (TestSystem) back = make_system (NULL);
+  g_autoptr (GrammarRagRunner) runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
+  g_autoptr (GrammarRagRunner) resumed = grammar_rag_runner_new (GRAMMAR_SYSTEM (back));
+  /* 2 answered, a row of 3 that an answer breaks, then a row of 5 */
+  const char *texts[] = { "question 1", "question 2", "down 3", "down 4", "down 5", "question 6", "down 7",
+                          "down 8", "down 9", "down 10", "down 11", "down 12", "down 13", NULL };
+  g_autofree char *input = write_dataset ("down.jsonl", 16, texts);
+  g_autofree char *output = tmp_path ("down-results.jsonl");
+  g_autoptr (GError) error = NULL;
+  g_auto (Results) results = { 0 };
+
+  g_assert_cmpuint (grammar_stage_runner_get_max_consecutive_failures (GRAMMAR_STAGE_RUNNER (runner)), ==, 10);
+  g_object_set (runner, "max-concurrency", 1, "max-consecutive-failures", 5, NULL);
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE);
+  grammar_test_assert_contains (error->message, "5 records in a row failed for want of the service "
+                                                "(max-consecutive-failures=5), the last with: " DOWN_MESSAGE);
+  grammar_test_assert_contains (error->message, output);
+  g_assert_false (grammar_error_is_input_error (error));
+  g_clear_error (&error);
+  g_assert_cmpuint (system->n_probes, ==, 1);
+  g_assert_cmpuint (system->asked->len, ==, 11);     /* none after the row */
+  g_assert_cmpuint (grammar_stage_runner_get_n_written (GRAMMAR_STAGE_RUNNER (runner)), ==, 6);
+  read_results (output, &results);
+  g_assert_cmpuint (results.lines->len, ==, 6);
+  g_assert_cmpstr (json_object_get_string_member (result (&results, "q4"), "error"), ==, DOWN_MESSAGE);
+  g_assert_null (g_hash_table_lookup (results.by_id, "q7"));
+  results_clear (&results);
+
+  /* Back up: the 10 not written are asked, once each. */
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (resumed), input, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->asked->len, ==, 10);
+  g_assert_cmpuint (grammar_stage_runner_get_n_skipped (GRAMMAR_STAGE_RUNNER (resumed)), ==, 6);
+  read_results (output, &results);
+  g_assert_cmpuint (results.lines->len, ==, 16);
+  g_assert_cmpstr (json_object_get_string_member (result (&results, "q7"), "response"), ==, "answer to: down 7");
+}
+
+/* Failures that are the query's own (a reply that cannot be read) never
+ * stop the run, nor do failures in a row with max-consecutive-failures=0. */
+static void
+test_failures_that_do_not_stop (void)
+{
+  g_autoptr (TestSystem) malformed = make_system ("fail-text=question\n");
+  g_autoptr (TestSystem) down = make_system ("down-text=question\n");
+  g_autoptr (GrammarRagRunner) runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (malformed));
+  g_autoptr (GrammarRagRunner) never = grammar_rag_runner_new (GRAMMAR_SYSTEM (down));
+  g_autofree char *input = write_dataset ("all-fail.jsonl", 12, NULL);
+  g_autofree char *output = tmp_path ("all-fail-results.jsonl");
+  g_autofree char *never_output = tmp_path ("never-results.jsonl");
+  g_autoptr (GError) error = NULL;
+
+  g_object_set (runner, "max-consecutive-failures", 3, NULL);
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_stage_runner_get_n_failed (GRAMMAR_STAGE_RUNNER (runner)), ==, 12);
+  g_assert_cmpuint (grammar_stage_runner_get_n_written (GRAMMAR_STAGE_RUNNER (runner)), ==, 12);
+
+  g_object_set (never, "max-consecutive-failures", 0, NULL);
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (never), input, never_output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (grammar_stage_runner_get_n_written (GRAMMAR_STAGE_RUNNER (never)), ==, 12);
+}
+
+/* The probe before the first query: a system that does not answer stops
+ * the run, nothing written; nothing to ask, no probe. */
+static void
+test_probe (void)
+{
+  g_autoptr (TestSystem) system = make_system ("probe-fails=true\n");
+  g_autoptr (TestSystem) good = make_system (NULL);
+  g_autoptr (GrammarRagRunner) runner = grammar_rag_runner_new (GRAMMAR_SYSTEM (system));
+  g_autoptr (GrammarRagRunner) again = grammar_rag_runner_new (GRAMMAR_SYSTEM (good));
+  g_autofree char *input = write_dataset ("probe.jsonl", 3, NULL);
+  g_autofree char *output = tmp_path ("probe-results.jsonl");
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (runner), input, output, NULL, &error));
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE);
+  g_assert_cmpstr (error->message, ==, "the system does not answer, so no query was asked: " DOWN_MESSAGE);
+  g_assert_cmpuint (system->asked->len, ==, 0);
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (again), input, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (grammar_stage_runner_run (GRAMMAR_STAGE_RUNNER (again), input, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (good->n_probes, ==, 1);
+  g_assert_cmpuint (good->asked->len, ==, 3);
 }
 
 static void
@@ -1166,6 +1316,9 @@ main (int    argc,
   g_test_add_func ("/rag-runner/stale-members", test_stale_members);
   g_test_add_func ("/rag-runner/concurrency", test_concurrency);
   g_test_add_func ("/rag-runner/failure", test_failure);
+  g_test_add_func ("/rag-runner/service-down", test_service_down);
+  g_test_add_func ("/rag-runner/failures-that-do-not-stop", test_failures_that_do_not_stop);
+  g_test_add_func ("/rag-runner/probe", test_probe);
   g_test_add_func ("/rag-runner/resume-after-interruption", test_resume_after_interruption);
   g_test_add_func ("/rag-runner/resume-by-hand", test_resume_by_hand);
   g_test_add_func ("/rag-runner/limit", test_limit);

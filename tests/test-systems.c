@@ -1020,6 +1020,7 @@ http_error (const char *path,
   g_autoptr (GError) error = NULL;
   g_autofree char *url = g_strconcat (service->url, path, NULL);
   g_autofree char *text = NULL;
+  int code;
   va_list ap;
 
   g_key_file_set_string (key_file, "system", "plugin", "http");
@@ -1034,7 +1035,10 @@ http_error (const char *path,
   g_assert_no_error (error);
   answer = grammar_system_answer (system, "Who leads Tidewatch?", NULL, &error);
   g_assert_null (answer);
-  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED);
+  /* A service that stays busy or silent is unavailable (a stage stops
+   * after several in a row); any other failure is the query's own. */
+  code = g_str_equal (path, "/down") || g_str_equal (path, "/slow") ? GRAMMAR_ERROR_UNAVAILABLE : GRAMMAR_ERROR_FAILED;
+  g_assert_error (error, GRAMMAR_ERROR, code);
   g_assert_null (strstr (error->message, SECRET));
   return g_strdup (error->message);
 }
@@ -1709,6 +1713,88 @@ test_http_timeout (void)
   assert_contains (message, "/slow failed after 1 attempt: no reply within 0.2 s (timeout)");
 }
 
+/* Probes @system, expecting it to fail with @code, and returns the
+ * message; @requests is how many requests @path got meanwhile. */
+static char *
+probe_error (GrammarSystem *system,
+             const char    *path,
+             int            code,
+             guint          requests)
+{
+  g_autoptr (GError) error = NULL;
+  guint before = path != NULL ? service_count (path) : 0;
+
+  g_assert_false (grammar_system_probe (system, NULL, &error));
+  g_assert_error (error, GRAMMAR_ERROR, code);
+  g_assert_null (strstr (error->message, SECRET));
+  if (path != NULL)
+    g_assert_cmpuint (service_count (path) - before, ==, requests);
+  return g_strdup (error->message);
+}
+
+/* The probe: one query, no retry of a connection that fails, a timeout
+ * of an attempt over the timeout; a service that answers 5xx is asked 3
+ * times in all. */
+static void
+test_http_probe (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GrammarSystem) up = http_build ("/default", &error, NULL);
+  g_autoptr (GrammarSystem) missing = http_build ("/forbidden", &error, NULL);
+  g_autoptr (GrammarSystem) down = http_build ("/down", &error, "system.max-retries", "5", NULL);
+  g_autoptr (GrammarSystem) slow = http_build ("/slow", &error, "system.timeout", "0.2", NULL);
+  g_autoptr (GrammarSystem) closed = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *shown = NULL;
+  guint before = service_count ("/default");
+  gint64 start;
+
+  g_assert_no_error (error);
+  g_assert_true (grammar_system_probe (up, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (service_count ("/default") - before, ==, 1);
+
+  message = probe_error (missing, "/forbidden", GRAMMAR_ERROR_FAILED, 1);
+  assert_contains (message, "/forbidden: HTTP 404: “no such endpoint”");
+  g_clear_pointer (&message, g_free);
+
+  message = probe_error (down, "/down", GRAMMAR_ERROR_UNAVAILABLE, 3);
+  assert_contains (message, "/down failed after 1 attempt: HTTP 503: “down for maintenance”");
+  g_clear_pointer (&message, g_free);
+
+  start = g_get_monotonic_time ();
+  message = probe_error (slow, "/slow", GRAMMAR_ERROR_UNAVAILABLE, 1);
+  assert_contains (message, "/slow failed after 1 attempt: no reply within 0.2 s (timeout)");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_clear_pointer (&message, g_free);
+
+  /* A port nobody listens on: told at once, the password not shown. */
+  {
+    g_autoptr (GSocket) socket = listen_loopback ();
+    guint16 port = socket_port (socket);
+    g_autoptr (GKeyFile) key_file = g_key_file_new ();
+    g_autoptr (GrammarConfig) config = NULL;
+    g_autofree char *text = NULL;
+
+    g_socket_close (socket, NULL);
+    url = g_strdup_printf ("http://ops:" SECRET "@127.0.0.1:%u/v1/ask", port);
+    shown = g_strdup_printf ("http://ops@127.0.0.1:%u/v1/ask failed after 1 attempt: ", port);
+    g_key_file_set_string (key_file, "system", "plugin", "http");
+    g_key_file_set_string (key_file, "system", "url", url);
+    text = g_key_file_to_data (key_file, NULL, NULL);
+    config = grammar_config_new_from_data (text, -1, g_get_tmp_dir (), &error);
+    g_assert_no_error (error);
+    closed = GRAMMAR_SYSTEM (grammar_config_build (config, "system", GRAMMAR_TYPE_SYSTEM, &error));
+    g_assert_no_error (error);
+  }
+  start = g_get_monotonic_time ();
+  message = probe_error (closed, NULL, GRAMMAR_ERROR_UNAVAILABLE, 0);
+  assert_contains (message, shown);
+  assert_contains (message, "Connection refused");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+}
+
 /* Queries in flight at once, more than max-concurrency, each answered
  * with its own reply, over kept-alive connections. */
 static void
@@ -1928,6 +2014,7 @@ main (int    argc,
   g_test_add_func ("/http/unreported", test_http_unreported);
   g_test_add_func ("/http/reports-documents-config", test_http_reports_documents_config);
   g_test_add_func ("/http/results-file", test_http_results_file);
+  g_test_add_func ("/http/probe", test_http_probe);
 
   status = g_test_run ();
   service_stop ();

@@ -58,12 +58,51 @@ grammar_assembly_build_qa_generator (GrammarAssembly  *self,
   return database != NULL ? grammar_qa_generator_new (database) : NULL;
 }
 
+/* The keys of [run] every record-by-record stage takes, as the runner's
+ * properties: one setting for every stage, for `grammar run` and the
+ * stage commands alike (a stage's own section and the command line win). */
+static gboolean
+configure_from_run (GrammarAssembly     *self,
+                    GrammarStageRunner  *runner,
+                    GError             **error)
+{
+  static const struct { const char *key; const char *property; guint64 min; } keys[] = {
+    { "concurrency", "max-concurrency", 1 },
+    { "max-consecutive-failures", "max-consecutive-failures", 0 },
+  };
+  GKeyFile *key_file = grammar_config_get_key_file (self->config);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *value = g_key_file_get_value (key_file, SECTION_RUN, keys[i].key, NULL);
+      g_autoptr (GError) local_error = NULL;
+      guint64 n = 0;
+
+      if (value == NULL)
+        continue;
+      if (!g_ascii_string_to_unsigned (g_strstrip (value), 10, keys[i].min, G_MAXUINT, &n, &local_error))
+        {
+          g_set_error (error, GRAMMAR_CONFIG_ERROR, GRAMMAR_CONFIG_ERROR_BAD_VALUE,
+                       "%s: [%s] %s: “%s” must be a whole number, at least %" G_GUINT64_FORMAT,
+                       grammar_config_get_path (self->config), SECTION_RUN, keys[i].key, value, keys[i].min);
+          return FALSE;
+        }
+      g_object_set (runner, keys[i].property, (guint) n, NULL);
+    }
+  return TRUE;
+}
+
 /**
  * grammar_assembly_build_rag_runner:
  * @self: a #GrammarAssembly
  * @system_section: (nullable): the section of the system under test, or
  *   %NULL for `[system]`
  * @error: return location for a #GError
+ *
+ * The runner takes the keys `concurrency` and `max-consecutive-failures`
+ * of `[run]` (#GrammarStageRunner:max-concurrency and
+ * #GrammarStageRunner:max-consecutive-failures), as the judge and assess
+ * runners do.
  *
  * Returns: (transfer full) (nullable): a new runner of the system, or
  *   %NULL with @error set
@@ -74,8 +113,14 @@ grammar_assembly_build_rag_runner (GrammarAssembly  *self,
                                    GError          **error)
 {
   g_autoptr (GrammarSystem) system = grammar_assembly_build_system (self, system_section, error);
+  g_autoptr (GrammarRagRunner) runner = NULL;
 
-  return system != NULL ? grammar_rag_runner_new (system) : NULL;
+  if (system == NULL)
+    return NULL;
+  runner = grammar_rag_runner_new (system);
+  if (!configure_from_run (self, GRAMMAR_STAGE_RUNNER (runner), error))
+    return NULL;
+  return g_steal_pointer (&runner);
 }
 
 /**
@@ -102,7 +147,8 @@ grammar_assembly_build_judge_runner (GrammarAssembly  *self,
   g_return_val_if_fail (GRAMMAR_IS_ASSEMBLY (self), NULL);
 
   runner = g_object_new (GRAMMAR_TYPE_JUDGE_RUNNER, NULL);
-  if (!grammar_config_configure (self->config, SECTION_JUDGE, G_OBJECT (runner), error))
+  if (!configure_from_run (self, GRAMMAR_STAGE_RUNNER (runner), error) ||
+      !grammar_config_configure (self->config, SECTION_JUDGE, G_OBJECT (runner), error))
     return NULL;
   if (matcher_section == NULL && grammar_judge_runner_get_matcher (runner) != NULL)
     return g_steal_pointer (&runner);
@@ -136,7 +182,8 @@ grammar_assembly_build_assess_runner (GrammarAssembly  *self,
 
   path = grammar_config_get_path (self->config);
   runner = grammar_assess_runner_new ();
-  if (!grammar_config_configure (self->config, SECTION_METRICS, G_OBJECT (runner), error))
+  if (!configure_from_run (self, GRAMMAR_STAGE_RUNNER (runner), error) ||
+      !grammar_config_configure (self->config, SECTION_METRICS, G_OBJECT (runner), error))
     return NULL;
   g_object_get (runner, "metrics", &sections, NULL);
   if (sections == NULL || sections[0] == NULL)

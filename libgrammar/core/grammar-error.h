@@ -27,6 +27,12 @@ G_BEGIN_DECLS
  * @GRAMMAR_ERROR_FAILED: the operation failed (a server unreachable after retries, an I/O error)
  * @GRAMMAR_ERROR_INVALID_INPUT: an input file or value is malformed
  * @GRAMMAR_ERROR_NOT_SUPPORTED: the component does not implement this operation
+ * @GRAMMAR_ERROR_UNAVAILABLE: a service could not be reached or did not
+ *   answer: the connection failed (refused, host not found, reset), no
+ *   reply came in time, or it answered 408, 429 or 5xx until the retries
+ *   ran out. Unlike a reply that cannot be read, it says nothing of the
+ *   query, so a stage stops after several in a row
+ *   (#GrammarStageRunner:max-consecutive-failures).
  *
  * Error codes for %GRAMMAR_ERROR.
  */
@@ -34,6 +40,7 @@ typedef enum {
   GRAMMAR_ERROR_FAILED,
   GRAMMAR_ERROR_INVALID_INPUT,
   GRAMMAR_ERROR_NOT_SUPPORTED,
+  GRAMMAR_ERROR_UNAVAILABLE,
 } GrammarError;
 
 GRAMMAR_AVAILABLE_IN_ALL

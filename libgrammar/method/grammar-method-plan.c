@@ -26,6 +26,7 @@ grammar_method_run_free (Run *run)
   g_clear_object (&run->manifest);
   g_free (run->documents);
   g_free (run->compared);
+  g_clear_pointer (&run->told, g_hash_table_unref);
   g_clear_pointer (&run->lock, grammar_file_unlock);
   g_free (run);
 }

@@ -72,6 +72,8 @@ struct _GrammarMethod
   guint64 seed;
   guint max_answer_rows;
   guint64 max_answer_bytes;
+  guint concurrency;              /* of every record-by-record stage */
+  guint max_consecutive_failures;
   gboolean force;
   gboolean retry_failed;
 
@@ -110,6 +112,7 @@ struct _Run
   GObject *progress_source;
   GrammarFileLock *lock; /* on the output folder, while the run lasts */
   char *compared;        /* the two styles the report compares, "A;B" ("A;" with one style) */
+  GHashTable *told;      /* the warnings of record-by-record stages emitted, once each (NULL until one) */
 };
 
 struct _Work

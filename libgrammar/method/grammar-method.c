@@ -68,7 +68,7 @@
  * names, handed over by name. The `[run]`
  * section sets the method's properties (`styles`, `compare`,
  * `per-template`, `per-group`, `seed`, `max-answer-rows`,
- * `max-answer-bytes`); the report shows every style and compares the two
+ * `max-answer-bytes`, `concurrency`, `max-consecutive-failures`); the report shows every style and compares the two
  * of `compare`, by default the first two.
  *
  * The output folder keeps a manifest (`manifest.json`) with a fingerprint
@@ -94,6 +94,8 @@ enum {
   PROP_SEED,
   PROP_MAX_ANSWER_ROWS,
   PROP_MAX_ANSWER_BYTES,
+  PROP_CONCURRENCY,
+  PROP_MAX_CONSECUTIVE_FAILURES,
   PROP_FORCE,
   PROP_RETRY_FAILED,
   N_PROPS
@@ -158,6 +160,12 @@ grammar_method_get_property (GObject    *object,
     case PROP_RETRY_FAILED:
       g_value_set_boolean (value, self->retry_failed);
       break;
+    case PROP_CONCURRENCY:
+      g_value_set_uint (value, self->concurrency);
+      break;
+    case PROP_MAX_CONSECUTIVE_FAILURES:
+      g_value_set_uint (value, self->max_consecutive_failures);
+      break;
     case PROP_FORCE:
       g_value_set_boolean (value, self->force);
       break;
@@ -215,6 +223,12 @@ grammar_method_set_property (GObject      *object,
       break;
     case PROP_RETRY_FAILED:
       grammar_method_set_retry_failed (self, g_value_get_boolean (value));
+      break;
+    case PROP_CONCURRENCY:
+      grammar_method_set_concurrency (self, g_value_get_uint (value));
+      break;
+    case PROP_MAX_CONSECUTIVE_FAILURES:
+      grammar_method_set_max_consecutive_failures (self, g_value_get_uint (value));
       break;
     case PROP_FORCE:
       grammar_method_set_force (self, g_value_get_boolean (value));
@@ -339,6 +353,31 @@ grammar_method_class_init (GrammarMethodClass *klass)
                          "The most bytes of values an answer of the dataset may have (0: no limit)",
                          0, G_MAXUINT64, GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES, flags);
   /**
+   * GrammarMethod:concurrency:
+   *
+   * How many records the `rag`, `judge` and `assess` stages process at
+   * once (#GrammarStageRunner:max-concurrency), and so how many requests
+   * they send at once to the system under test and to the language
+   * models. A `max-concurrency` key of `[judge]` or `[metrics]` wins for
+   * its stage; a plugin's own `max-concurrency`, when set lower, caps it
+   * (the stage warns which cap wins).
+   */
+  properties[PROP_CONCURRENCY] =
+    g_param_spec_uint ("concurrency", NULL, "Records processed at once by rag, judge and assess", 1, G_MAXUINT,
+                       GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY, flags);
+  grammar_param_spec_set_value_hint (properties[PROP_CONCURRENCY], "must be a whole number, at least 1");
+  /**
+   * GrammarMethod:max-consecutive-failures:
+   *
+   * #GrammarStageRunner:max-consecutive-failures of the `rag`, `judge`
+   * and `assess` stages: the run stops after this many records in a row
+   * failed because the service is unavailable; 0 never stops.
+   */
+  properties[PROP_MAX_CONSECUTIVE_FAILURES] =
+    g_param_spec_uint ("max-consecutive-failures", NULL,
+                       "Stop a stage after N records in a row failed because the service is unavailable; 0: never",
+                       0, G_MAXUINT, GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONSECUTIVE_FAILURES, flags);
+  /**
    * GrammarMethod:force:
    *
    * Make every stage's file again, whatever the manifest says.
@@ -427,6 +466,8 @@ grammar_method_init (GrammarMethod *self)
 {
   self->outdir = g_strdup ("grammar-run");
   self->per_template = GRAMMAR_METHOD_DEFAULT_PER_TEMPLATE;
+  self->concurrency = GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY;
+  self->max_consecutive_failures = GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONSECUTIVE_FAILURES;
   self->max_answer_rows = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_ROWS;
   self->max_answer_bytes = GRAMMAR_QA_GENERATOR_DEFAULT_MAX_ANSWER_BYTES;
   self->file_hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -439,7 +480,7 @@ grammar_method_init (GrammarMethod *self)
  *
  * Makes the method for @config, with the properties its `[run]` section
  * sets (`styles`, `compare`, `per-template`, `per-group`, `seed`, `max-answer-rows`,
- * `max-answer-bytes`, `outdir`). Set
+ * `max-answer-bytes`, `concurrency`, `max-consecutive-failures`, `outdir`). Set
  * properties afterwards to override them.
  *
  * Returns: (transfer full) (nullable): the method, or %NULL with @error set
@@ -642,6 +683,76 @@ grammar_method_set_per_group (GrammarMethod *self,
     return;
   self->per_group = per_group;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PER_GROUP]);
+}
+
+/**
+ * grammar_method_get_concurrency:
+ * @self: a #GrammarMethod
+ *
+ * Returns: how many records the rag, judge and assess stages process at once
+ */
+guint
+grammar_method_get_concurrency (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
+
+  return self->concurrency;
+}
+
+/**
+ * grammar_method_set_concurrency:
+ * @self: a #GrammarMethod
+ * @concurrency: how many records the rag, judge and assess stages
+ *   process at once, at least 1
+ *
+ * Sets #GrammarMethod:concurrency.
+ */
+void
+grammar_method_set_concurrency (GrammarMethod *self,
+                                guint          concurrency)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+  g_return_if_fail (concurrency >= 1);
+
+  if (self->concurrency == concurrency)
+    return;
+  self->concurrency = concurrency;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONCURRENCY]);
+}
+
+/**
+ * grammar_method_get_max_consecutive_failures:
+ * @self: a #GrammarMethod
+ *
+ * Returns: after how many records in a row failed for want of the
+ *   service a stage stops, 0 for never
+ */
+guint
+grammar_method_get_max_consecutive_failures (GrammarMethod *self)
+{
+  g_return_val_if_fail (GRAMMAR_IS_METHOD (self), 0);
+
+  return self->max_consecutive_failures;
+}
+
+/**
+ * grammar_method_set_max_consecutive_failures:
+ * @self: a #GrammarMethod
+ * @max_consecutive_failures: after how many records in a row failed for
+ *   want of the service a stage stops, 0 for never
+ *
+ * Sets #GrammarMethod:max-consecutive-failures.
+ */
+void
+grammar_method_set_max_consecutive_failures (GrammarMethod *self,
+                                             guint          max_consecutive_failures)
+{
+  g_return_if_fail (GRAMMAR_IS_METHOD (self));
+
+  if (self->max_consecutive_failures == max_consecutive_failures)
+    return;
+  self->max_consecutive_failures = max_consecutive_failures;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONSECUTIVE_FAILURES]);
 }
 
 /**
@@ -1005,7 +1116,17 @@ on_runner_done (GObject      *source,
   GError *error = NULL;
 
   unwatch_progress (run);
-  emit_warnings (run->self, step, (const char * const *) warnings);
+  /* The same note from the same stage of each style (a plugin's
+   * max-concurrency that caps the stage) is told once. */
+  if (run->told == NULL)
+    run->told = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    {
+      const char *lines[] = { warnings[i], NULL };
+
+      if (g_hash_table_add (run->told, g_strconcat (step_names[step->kind], ": ", warnings[i], NULL)))
+        emit_warnings (run->self, step, lines);
+    }
   if (!grammar_stage_runner_run_finish (runner, result, &error))
     {
       fail (task, error);
@@ -1017,6 +1138,21 @@ on_runner_done (GObject      *source,
   step_done (task, summary);
 }
 
+/* The method's concurrency and max-consecutive-failures, but where the
+ * stage's own section (@section: [judge], [metrics]) sets the key. */
+static void
+share_stage_options (GrammarMethod      *self,
+                     GrammarStageRunner *runner,
+                     const char         *section)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (self->config);
+
+  if (section == NULL || !g_key_file_has_key (key_file, section, "max-concurrency", NULL))
+    grammar_stage_runner_set_max_concurrency (runner, self->concurrency);
+  if (section == NULL || !g_key_file_has_key (key_file, section, "max-consecutive-failures", NULL))
+    grammar_stage_runner_set_max_consecutive_failures (runner, self->max_consecutive_failures);
+}
+
 /* Runs a record-by-record stage (rag, judge) from @input to the step's file. */
 static void
 start_runner (GTask              *task,
@@ -1024,6 +1160,10 @@ start_runner (GTask              *task,
               Step               *input,
               Step               *step)
 {
+  GrammarMethod *self = g_task_get_source_object (task);
+
+  share_stage_options (self, runner,
+                       step->kind == STEP_JUDGE ? "judge" : step->kind == STEP_ASSESS ? "metrics" : NULL);
   watch_progress (task, runner);
   grammar_stage_runner_run_async (runner, input->path, step->path, g_task_get_cancellable (task), on_runner_done,
                                   task);

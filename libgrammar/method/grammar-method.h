@@ -63,6 +63,16 @@ GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_method_set_per_group    (GrammarMethod        *self,
                                                      guint                 per_group);
 GRAMMAR_AVAILABLE_IN_ALL
+guint               grammar_method_get_concurrency  (GrammarMethod        *self);
+GRAMMAR_AVAILABLE_IN_ALL
+void                grammar_method_set_concurrency  (GrammarMethod        *self,
+                                                     guint                 concurrency);
+GRAMMAR_AVAILABLE_IN_ALL
+guint               grammar_method_get_max_consecutive_failures (GrammarMethod *self);
+GRAMMAR_AVAILABLE_IN_ALL
+void                grammar_method_set_max_consecutive_failures (GrammarMethod *self,
+                                                                 guint          max_consecutive_failures);
+GRAMMAR_AVAILABLE_IN_ALL
 guint64             grammar_method_get_seed         (GrammarMethod        *self);
 GRAMMAR_AVAILABLE_IN_ALL
 void                grammar_method_set_seed         (GrammarMethod        *self,

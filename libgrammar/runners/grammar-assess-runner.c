@@ -70,6 +70,9 @@ grammar_assess_runner_begin (GrammarStageRunner *runner)
   GrammarAssessRunner *self = GRAMMAR_ASSESS_RUNNER (runner);
 
   self->n_assessed = self->n_failed_scores = 0;
+  for (guint i = 0; i < self->metrics->len; i++)
+    grammar_stage_runner_warn_caps (runner, g_ptr_array_index (self->names, i),
+                                    g_ptr_array_index (self->metrics, i));
 }
 
 static gboolean
@@ -147,6 +150,7 @@ typedef struct
   GPtrArray *scores;        /* GrammarScore or NULL, by metric */
   guint pending;
   GError *cancelled;
+  GError *unavailable;      /* a metric's service could not be reached */
 } Assessment;
 
 typedef struct
@@ -168,6 +172,7 @@ assessment_free (Assessment *assessment)
 {
   g_ptr_array_unref (assessment->scores);
   g_clear_error (&assessment->cancelled);
+  g_clear_error (&assessment->unavailable);
   g_free (assessment);
 }
 
@@ -193,7 +198,11 @@ on_scored (GObject      *source,
         assessment->cancelled = g_steal_pointer (&error);
     }
   else if (score == NULL)
-    score = grammar_score_new_failed (error != NULL ? error->message : "the metric gave no score");
+    {
+      score = grammar_score_new_failed (error != NULL ? error->message : "the metric gave no score");
+      if (assessment->unavailable == NULL && g_error_matches (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE))
+        assessment->unavailable = g_error_copy (error);
+    }
   g_ptr_array_index (assessment->scores, index) = score;
 
   if (--assessment->pending > 0)
@@ -264,7 +273,16 @@ grammar_assess_runner_process_finish (GrammarStageRunner  *runner,
   grammar_record_set_scores (record, assessment->scores);
   node = grammar_record_to_json (record);
   grammar_jsonl_append_node (line, node);
-  if (grammar_stage_runner_append (runner, line, 1))
+  /* A metric whose service is down counts towards max-consecutive-failures. */
+  if (assessment->unavailable != NULL)
+    {
+      if (grammar_stage_runner_append_failed (runner, line, assessment->unavailable))
+        {
+          self->n_assessed++;
+          self->n_failed_scores += failed;
+        }
+    }
+  else if (grammar_stage_runner_append (runner, line, 1))
     {
       self->n_assessed++;
       self->n_failed_scores += failed;

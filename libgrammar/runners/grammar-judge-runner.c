@@ -400,6 +400,7 @@ grammar_judge_runner_begin (GrammarStageRunner *runner)
   g_hash_table_remove_all (self->sizes);
   g_hash_table_remove_all (self->groups);
   self->n_judged = self->n_correct = self->n_incorrect = self->n_unmeasured = 0;
+  grammar_stage_runner_warn_caps (runner, "matcher", G_OBJECT (self->matcher));
 }
 
 /* A judged record needs an id to be written under, and a `response`

@@ -37,9 +37,16 @@
  * order, and a run that is killed loses only the queries that were in
  * flight.
  *
+ * Before the first query, the system is probed once
+ * (grammar_system_probe_async()): a service that is down or a wrong
+ * address stops the run at once, the output left as it was.
+ *
  * A record needs `id` and `text`. A failed query is written with its
  * `error` and counted (grammar_stage_runner_get_n_failed()); the run
- * goes on and still succeeds. With #GrammarRagRunner:retry-failed, the
+ * goes on and still succeeds, unless
+ * #GrammarStageRunner:max-consecutive-failures queries in a row failed
+ * because the service is unavailable: the run then stops, and those
+ * queries are asked again by the next run. With #GrammarRagRunner:retry-failed, the
  * failed records of the output are removed and asked again. Members of
  * a later stage (`verdict`, `judge`, `retrieval`, `assessment`) are dropped from the
  * records written, since they judged another response.
@@ -80,6 +87,52 @@ grammar_rag_runner_begin (GrammarStageRunner *runner)
 
   g_hash_table_remove_all (self->failed);
   self->n_answered = self->n_skipped_failed = 0;
+  grammar_stage_runner_warn_caps (runner, "system", G_OBJECT (self->system));
+}
+
+static void
+on_probed (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (grammar_system_probe_finish (GRAMMAR_SYSTEM (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (&error, "the system does not answer, so no query was asked: ");
+      g_task_return_error (task, error);
+    }
+}
+
+/* Before the first query: one probe of the system, so that a service
+ * that is down stops the run at once. */
+static void
+grammar_rag_runner_start_async (GrammarStageRunner  *runner,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  GrammarRagRunner *self = GRAMMAR_RAG_RUNNER (runner);
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  if (grammar_stage_runner_get_n_total (runner) == 0)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  grammar_system_probe_async (self->system, cancellable, on_probed, g_steal_pointer (&task));
+}
+
+static gboolean
+grammar_rag_runner_start_finish (GrammarStageRunner  *runner,
+                                 GAsyncResult        *result,
+                                 GError             **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* A record of the output whose query failed is asked again with
@@ -222,11 +275,12 @@ grammar_rag_runner_process_finish (GrammarStageRunner  *runner,
 
   node = result_to_json (record, answer, local_error, query->latency_ms);
   grammar_jsonl_append_node (line, node);
-  if (grammar_stage_runner_append (runner, line, 1))
+  if (answer == NULL)
+    grammar_stage_runner_append_failed (runner, line, local_error);
+  else if (grammar_stage_runner_append (runner, line, 1))
     {
-      if (answer != NULL)
-        self->n_answered++;
-      grammar_stage_runner_count (runner, answer == NULL);
+      self->n_answered++;
+      grammar_stage_runner_count (runner, FALSE);
     }
   return TRUE;
 }
@@ -311,6 +365,8 @@ grammar_rag_runner_class_init (GrammarRagRunnerClass *klass)
   runner_class->process_async = grammar_rag_runner_process_async;
   runner_class->process_finish = grammar_rag_runner_process_finish;
   runner_class->dup_summary = grammar_rag_runner_dup_summary;
+  runner_class->start_async = grammar_rag_runner_start_async;
+  runner_class->start_finish = grammar_rag_runner_start_finish;
   grammar_stage_runner_class_set_required_members (runner_class, required_members);
 
   /**

@@ -35,6 +35,12 @@
  * - #GrammarStageRunner:limit (the first records of the input only) and
  *   #GrammarStageRunner:max-concurrency calls in flight at once, as
  *   asynchronous calls on the thread-default main context of the caller;
+ * - a service that is down: the run stops after
+ *   #GrammarStageRunner:max-consecutive-failures records in a row failed
+ *   with %GRAMMAR_ERROR_UNAVAILABLE (grammar_stage_runner_append_failed()),
+ *   with a message that gives the last error; those records are not
+ *   written, so that the next run asks them again, and what was written
+ *   before stays;
  * - the #GrammarStageRunner::progress signal and warnings
  *   (grammar_stage_runner_dup_warnings());
  * - one writer per output: the run holds grammar_file_lock() on the
@@ -58,6 +64,7 @@
 typedef struct
 {
   guint max_concurrency;
+  guint max_consecutive_failures;
   guint64 limit;
 
   gboolean running;
@@ -77,6 +84,7 @@ enum
 {
   PROP_0,
   PROP_MAX_CONCURRENCY,
+  PROP_MAX_CONSECUTIVE_FAILURES,
   PROP_LIMIT,
   N_PROPS
 };
@@ -123,6 +131,11 @@ typedef struct
   gboolean write_failed;
   gboolean finished;
   GError *error;            /* the first error that stops the run */
+
+  /* Failures in a row that say the service is unavailable */
+  guint n_unavailable;
+  GString *held;            /* their lines, not written yet */
+  gboolean gave_up;         /* the run stops for them: held lines are dropped */
 } Run;
 
 static void
@@ -138,6 +151,8 @@ run_free (Run *run)
   g_clear_object (&run->reader);
   g_clear_object (&run->writer);
   g_clear_error (&run->error);
+  if (run->held != NULL)
+    g_string_free (run->held, TRUE);
   g_free (run);
 }
 
@@ -169,6 +184,9 @@ grammar_stage_runner_get_property (GObject    *object,
     case PROP_MAX_CONCURRENCY:
       g_value_set_uint (value, priv->max_concurrency);
       break;
+    case PROP_MAX_CONSECUTIVE_FAILURES:
+      g_value_set_uint (value, priv->max_consecutive_failures);
+      break;
     case PROP_LIMIT:
       g_value_set_uint64 (value, priv->limit);
       break;
@@ -189,6 +207,9 @@ grammar_stage_runner_set_property (GObject      *object,
     {
     case PROP_MAX_CONCURRENCY:
       grammar_stage_runner_set_max_concurrency (self, g_value_get_uint (value));
+      break;
+    case PROP_MAX_CONSECUTIVE_FAILURES:
+      grammar_stage_runner_set_max_consecutive_failures (self, g_value_get_uint (value));
       break;
     case PROP_LIMIT:
       grammar_stage_runner_set_limit (self, g_value_get_uint64 (value));
@@ -241,6 +262,24 @@ grammar_stage_runner_class_init (GrammarStageRunnerClass *klass)
   grammar_param_spec_set_value_hint (properties[PROP_MAX_CONCURRENCY], "must be a whole number, at least 1");
 
   /**
+   * GrammarStageRunner:max-consecutive-failures:
+   *
+   * The run stops after this many records in a row failed because the
+   * service is unavailable (%GRAMMAR_ERROR_UNAVAILABLE: no connection, no
+   * reply in time, 5xx until the retries ran out), rather than fail every
+   * record after its retries; 0 never stops. A record that fails for
+   * another reason (a reply that cannot be read) or succeeds breaks the
+   * row.
+   */
+  properties[PROP_MAX_CONSECUTIVE_FAILURES] =
+    g_param_spec_uint ("max-consecutive-failures", NULL,
+                       "Stop after N records in a row failed because the service is unavailable; 0: never",
+                       0, G_MAXUINT, GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONSECUTIVE_FAILURES,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  grammar_param_spec_set_value_hint (properties[PROP_MAX_CONSECUTIVE_FAILURES],
+                                     "must be a whole number, 0 to never stop");
+
+  /**
    * GrammarStageRunner:limit:
    *
    * Only the first records of the input are run (a smoke run), or all of
@@ -274,6 +313,7 @@ grammar_stage_runner_init (GrammarStageRunner *self)
   GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
 
   priv->max_concurrency = GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONCURRENCY;
+  priv->max_consecutive_failures = GRAMMAR_STAGE_RUNNER_DEFAULT_MAX_CONSECUTIVE_FAILURES;
 }
 
 static GQuark
@@ -351,6 +391,44 @@ grammar_stage_runner_set_max_concurrency (GrammarStageRunner *self,
     return;
   priv->max_concurrency = max_concurrency;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONCURRENCY]);
+}
+
+/**
+ * grammar_stage_runner_get_max_consecutive_failures:
+ * @self: a #GrammarStageRunner
+ *
+ * Returns: after how many records in a row failed because the service is
+ *   unavailable the run stops, 0 for never
+ */
+guint
+grammar_stage_runner_get_max_consecutive_failures (GrammarStageRunner *self)
+{
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+
+  g_return_val_if_fail (GRAMMAR_IS_STAGE_RUNNER (self), 0);
+  return priv->max_consecutive_failures;
+}
+
+/**
+ * grammar_stage_runner_set_max_consecutive_failures:
+ * @self: a #GrammarStageRunner
+ * @max_consecutive_failures: after how many records in a row failed
+ *   because the service is unavailable to stop, 0 for never
+ *
+ * Sets #GrammarStageRunner:max-consecutive-failures.
+ */
+void
+grammar_stage_runner_set_max_consecutive_failures (GrammarStageRunner *self,
+                                                   guint               max_consecutive_failures)
+{
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+
+  g_return_if_fail (GRAMMAR_IS_STAGE_RUNNER (self));
+
+  if (priv->max_consecutive_failures == max_consecutive_failures)
+    return;
+  priv->max_consecutive_failures = max_consecutive_failures;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONSECUTIVE_FAILURES]);
 }
 
 /**
@@ -666,6 +744,8 @@ item_free (Item *item)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Item, item_free)
 
 static void process_more (GTask *task);
+static void write_held (GrammarStageRunner *self,
+                        Run                *run);
 
 static void
 stop_run (Run    *run,
@@ -690,6 +770,8 @@ finish_if_done (GTask *task)
   if (run->finished || run->in_flight > 0 || !(run->exhausted || stopped))
     return;
 
+  /* Failures in a row that did not stop the run are kept like any. */
+  write_held (self, run);
   if (klass->end != NULL)
     klass->end (self, !stopped);
   run->finished = TRUE;
@@ -793,6 +875,56 @@ process_more (GTask *task)
     }
 }
 
+/* The run ends before its first record. */
+static void
+fail_before_records (GTask  *task,
+                     GError *error)
+{
+  GrammarStageRunner *self = g_task_get_source_object (task);
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+  Run *run = g_task_get_task_data (task);
+
+  priv->running = FALSE;
+  priv->task = NULL;
+  g_clear_pointer (&run->lock, grammar_file_unlock);
+  g_task_return_error (task, error);
+}
+
+static void
+start_records (GTask *task)
+{
+  GrammarStageRunner *self = g_task_get_source_object (task);
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+  Run *run = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if ((run->reader = grammar_jsonl_open (run->input, NULL, &error)) == NULL ||
+      (run->writer = grammar_jsonl_open_append (run->output, run->tail.needs_newline, &error)) == NULL)
+    {
+      fail_before_records (task, error);
+      return;
+    }
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, (guint64) 0, priv->n_total, (guint64) 0);
+
+  process_more (task);
+  finish_if_done (task);
+}
+
+static void
+on_started (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GrammarStageRunner *self = GRAMMAR_STAGE_RUNNER (source);
+  GError *error = NULL;
+
+  if (!GRAMMAR_STAGE_RUNNER_GET_CLASS (self)->start_finish (self, result, &error))
+    fail_before_records (task, error);
+  else
+    start_records (task);
+}
+
 static void
 on_prepared (GObject      *source,
              GAsyncResult *result,
@@ -801,30 +933,34 @@ on_prepared (GObject      *source,
   g_autoptr (GTask) task = user_data;
   GrammarStageRunner *self = GRAMMAR_STAGE_RUNNER (source);
   GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+  GrammarStageRunnerClass *klass = GRAMMAR_STAGE_RUNNER_GET_CLASS (self);
   Run *run = g_task_get_task_data (task);
   GError *error = NULL;
 
+  /* Those of the preparation first, then any the subclass gave. */
+  for (guint i = 0; priv->warnings != NULL && priv->warnings[i] != NULL; i++)
+    g_ptr_array_add (run->warnings, g_strdup (priv->warnings[i]));
   g_ptr_array_add (run->warnings, NULL);
+  g_strfreev (priv->warnings);
   priv->warnings = g_strdupv ((char **) run->warnings->pdata);
   g_ptr_array_remove_index (run->warnings, run->warnings->len - 1);
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error) ||
-      (run->reader = grammar_jsonl_open (run->input, NULL, &error)) == NULL ||
-      (run->writer = grammar_jsonl_open_append (run->output, run->tail.needs_newline, &error)) == NULL)
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      priv->running = FALSE;
-      priv->task = NULL;
-      g_clear_pointer (&run->lock, grammar_file_unlock);
-      g_task_return_error (task, error);
+      fail_before_records (task, error);
       return;
     }
 
   priv->n_total = run->n_total;
   priv->n_skipped = run->n_skipped;
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, (guint64) 0, priv->n_total, (guint64) 0);
+  if (klass->start_async != NULL)
+    {
+      GCancellable *cancellable = g_task_get_cancellable (task);
 
-  process_more (task);
-  finish_if_done (task);
+      klass->start_async (self, cancellable, on_started, g_steal_pointer (&task));
+    }
+  else
+    start_records (task);
 }
 
 /**
@@ -1006,13 +1142,43 @@ grammar_stage_runner_append (GrammarStageRunner *self,
   return TRUE;
 }
 
+static void
+count_record (GrammarStageRunner *self,
+              gboolean            failed)
+{
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+
+  priv->n_done++;
+  if (failed)
+    priv->n_failed++;
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, priv->n_done, priv->n_total, priv->n_failed);
+}
+
+/* Writes the lines of the failures in a row held back, unless the run
+ * stops for them. */
+static void
+write_held (GrammarStageRunner *self,
+            Run                *run)
+{
+  guint n_held = 0;
+
+  if (run->held == NULL || run->held->len == 0)
+    return;
+  for (gsize i = 0; i < run->held->len; i++)
+    n_held += run->held->str[i] == '\n';
+  if (!run->gave_up)
+    grammar_stage_runner_append (self, run->held, n_held);
+  g_string_truncate (run->held, 0);
+}
+
 /**
  * grammar_stage_runner_count:
  * @self: a #GrammarStageRunner
  * @failed: whether the record failed
  *
  * Counts one record of the run in progress as done, and emits
- * #GrammarStageRunner::progress.
+ * #GrammarStageRunner::progress. It ends a row of failures for want of
+ * the service (grammar_stage_runner_append_failed()).
  */
 void
 grammar_stage_runner_count (GrammarStageRunner *self,
@@ -1022,10 +1188,105 @@ grammar_stage_runner_count (GrammarStageRunner *self,
 
   g_return_if_fail (GRAMMAR_IS_STAGE_RUNNER (self));
 
-  priv->n_done++;
-  if (failed)
-    priv->n_failed++;
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, priv->n_done, priv->n_total, priv->n_failed);
+  if (priv->task != NULL)
+    {
+      Run *run = g_task_get_task_data (priv->task);
+
+      run->n_unavailable = 0;
+      write_held (self, run);
+    }
+  count_record (self, failed);
+}
+
+/**
+ * grammar_stage_runner_append_failed:
+ * @self: a #GrammarStageRunner
+ * @lines: the whole JSON line of one record that failed, ending with a
+ *   newline
+ * @error: why it failed
+ *
+ * Writes one record that failed and counts it, as
+ * grammar_stage_runner_append() and grammar_stage_runner_count() do.
+ *
+ * A failure with %GRAMMAR_ERROR_UNAVAILABLE (the service could not be
+ * reached) counts towards #GrammarStageRunner:max-consecutive-failures,
+ * and its line is held back while the row lasts: it is written when a
+ * record succeeds or fails for another reason, or when the run ends.
+ * When the row reaches the maximum, the run stops with a
+ * %GRAMMAR_ERROR_UNAVAILABLE error that gives @error's message, once the
+ * records in flight are over; the lines of the row are then dropped, so
+ * that the next run asks those records again.
+ *
+ * Returns: %TRUE when @lines were written or held back
+ */
+gboolean
+grammar_stage_runner_append_failed (GrammarStageRunner *self,
+                                    const GString      *lines,
+                                    const GError       *error)
+{
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+  Run *run;
+
+  g_return_val_if_fail (GRAMMAR_IS_STAGE_RUNNER (self), FALSE);
+  g_return_val_if_fail (lines != NULL, FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+  g_return_val_if_fail (priv->task != NULL, FALSE);
+
+  if (priv->max_consecutive_failures == 0 || !g_error_matches (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE))
+    {
+      if (!grammar_stage_runner_append (self, lines, 1))
+        return FALSE;
+      grammar_stage_runner_count (self, TRUE);
+      return TRUE;
+    }
+
+  run = g_task_get_task_data (priv->task);
+  if (run->write_failed || run->writer == NULL)
+    return FALSE;
+  run->n_unavailable++;
+  if (!run->gave_up)
+    {
+      if (run->held == NULL)
+        run->held = g_string_new (NULL);
+      g_string_append_len (run->held, lines->str, (gssize) lines->len);
+    }
+  count_record (self, TRUE);
+  if (!run->gave_up && run->n_unavailable >= priv->max_consecutive_failures)
+    {
+      run->gave_up = TRUE;
+      g_string_truncate (run->held, 0);
+      stop_run (run, g_error_new (GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE,
+                                  "%u records in a row failed for want of the service "
+                                  "(max-consecutive-failures=%u), the last with: %s; the stage stopped. "
+                                  "%s keeps the records written; run again to resume once the service answers",
+                                  run->n_unavailable, priv->max_consecutive_failures, error->message, run->output));
+    }
+  return TRUE;
+}
+
+/**
+ * grammar_stage_runner_warn:
+ * @self: a #GrammarStageRunner
+ * @message: what the run noticed
+ *
+ * Adds @message to the warnings of the run in progress
+ * (grammar_stage_runner_dup_warnings()), for a subclass, from
+ * #GrammarStageRunnerClass.begin on.
+ */
+void
+grammar_stage_runner_warn (GrammarStageRunner *self,
+                           const char         *message)
+{
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+  guint n;
+
+  g_return_if_fail (GRAMMAR_IS_STAGE_RUNNER (self));
+  g_return_if_fail (message != NULL);
+
+  n = priv->warnings != NULL ? g_strv_length (priv->warnings) : 0;
+  priv->warnings = g_renew (char *, priv->warnings, n + 2);
+  priv->warnings[n] = g_strdup (message);
+  priv->warnings[n + 1] = NULL;
 }
 
 /**
@@ -1051,6 +1312,92 @@ grammar_stage_runner_stop (GrammarStageRunner *self,
       return;
     }
   stop_run (g_task_get_task_data (priv->task), error);
+}
+
+static void
+warn_caps (GrammarStageRunner *self,
+           const char         *name,
+           GObject            *object,
+           GHashTable         *seen,
+           guint               depth)
+{
+  GrammarStageRunnerPrivate *priv = grammar_stage_runner_get_instance_private (self);
+  GParamSpec *pspec;
+  g_autofree GParamSpec **pspecs = NULL;
+  guint n_pspecs = 0;
+
+  if (object == NULL || GRAMMAR_IS_STAGE_RUNNER (object) || !g_hash_table_add (seen, object))
+    return;
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), "max-concurrency");
+  if (pspec != NULL && (pspec->flags & G_PARAM_READABLE) != 0)
+    {
+      g_auto (GValue) value = G_VALUE_INIT;
+      g_auto (GValue) cap = G_VALUE_INIT;
+
+      g_value_init (&value, pspec->value_type);
+      g_value_init (&cap, G_TYPE_UINT);
+      g_object_get_property (object, "max-concurrency", &value);
+      if (g_value_transform (&value, &cap) && g_value_get_uint (&cap) == 0 &&
+          priv->max_concurrency > GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE)
+        {
+          g_autofree char *message =
+            g_strdup_printf ("%s: at most %u requests are in flight while its max-concurrency is unset; set "
+                             "max-concurrency=%u for concurrency %u", name, GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE,
+                             priv->max_concurrency, priv->max_concurrency);
+
+          grammar_stage_runner_warn (self, message);
+        }
+      else if (g_value_get_uint (&cap) > 0 && g_value_get_uint (&cap) < priv->max_concurrency)
+        {
+          g_autofree char *message =
+            g_strdup_printf ("%s: max-concurrency=%u caps concurrency %u: at most %u requests are in flight "
+                             "(leave max-concurrency unset to let concurrency decide)", name,
+                             g_value_get_uint (&cap), priv->max_concurrency, g_value_get_uint (&cap));
+
+          grammar_stage_runner_warn (self, message);
+        }
+    }
+  if (depth == 0)
+    return;
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
+  for (guint i = 0; i < n_pspecs; i++)
+    {
+      g_autoptr (GObject) value = NULL;
+      g_autofree char *inner = NULL;
+
+      if (!G_IS_PARAM_SPEC_OBJECT (pspecs[i]) || (pspecs[i]->flags & G_PARAM_READABLE) == 0)
+        continue;
+      g_object_get (object, pspecs[i]->name, &value, NULL);
+      inner = g_strdup_printf ("%s %s", name, pspecs[i]->name);
+      warn_caps (self, inner, value, seen, depth - 1);
+    }
+}
+
+/**
+ * grammar_stage_runner_warn_caps:
+ * @self: a #GrammarStageRunner
+ * @name: what @service is, for people, such as `system`
+ * @service: the object the records are sent to
+ *
+ * Adds a warning to the run in progress for each `max-concurrency` of
+ * @service, or of an object it holds in a property (two levels deep),
+ * that is set below #GrammarStageRunner:max-concurrency: that one caps
+ * how many records are in flight, and the user is told which cap wins.
+ * One that is 0 (no cap of its own) caps at
+ * %GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE, told when the concurrency is
+ * higher.
+ */
+void
+grammar_stage_runner_warn_caps (GrammarStageRunner *self,
+                                const char         *name,
+                                GObject            *service)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  g_return_if_fail (GRAMMAR_IS_STAGE_RUNNER (self));
+  g_return_if_fail (name != NULL);
+
+  warn_caps (self, name, service, seen, 2);
 }
 
 /* Counts */

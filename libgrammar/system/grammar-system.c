@@ -31,6 +31,13 @@
  * asynchronous pair calls the blocking function and completes at once,
  * and grammar_system_answer() runs the asynchronous pair on a private
  * main context.
+ *
+ * A system behind a service may also implement
+ * #GrammarSystemInterface.probe_async: one short request without retries
+ * that tells at once whether the service answers at all
+ * (grammar_system_probe_async()). #GrammarRagRunner probes before its
+ * first query, so that a run against a service that is down stops at
+ * once rather than after every query's retries.
  */
 
 G_DEFINE_INTERFACE (GrammarSystem, grammar_system, G_TYPE_OBJECT)
@@ -175,4 +182,93 @@ grammar_system_answer_finish (GrammarSystem  *self,
   if (g_async_result_is_tagged (result, grammar_system_answer_async))
     return g_task_propagate_pointer (G_TASK (result), error);
   return GRAMMAR_SYSTEM_GET_IFACE (self)->answer_finish (self, result, error);
+}
+
+/**
+ * grammar_system_probe_async:
+ * @self: a #GrammarSystem
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the probe is over
+ * @user_data: data for @callback
+ *
+ * Checks that the system can answer at all, before its first query: a
+ * system behind a service sends one short request, without retrying a
+ * connection that fails. A system that does
+ * not implement #GrammarSystemInterface.probe_async succeeds.
+ */
+void
+grammar_system_probe_async (GrammarSystem       *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GrammarSystemInterface *iface;
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (GRAMMAR_IS_SYSTEM (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  iface = GRAMMAR_SYSTEM_GET_IFACE (self);
+  if (iface->probe_async != NULL)
+    {
+      iface->probe_async (self, cancellable, callback, user_data);
+      return;
+    }
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, grammar_system_probe_async);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * grammar_system_probe_finish:
+ * @self: a #GrammarSystem
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes grammar_system_probe_async().
+ *
+ * Returns: %TRUE when the system answered; %FALSE with @error set, whose
+ *   message names the service and what went wrong
+ *   (%GRAMMAR_ERROR_UNAVAILABLE when it could not be reached)
+ */
+gboolean
+grammar_system_probe_finish (GrammarSystem  *self,
+                             GAsyncResult   *result,
+                             GError        **error)
+{
+  g_return_val_if_fail (GRAMMAR_IS_SYSTEM (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_async_result_is_tagged (result, grammar_system_probe_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return GRAMMAR_SYSTEM_GET_IFACE (self)->probe_finish (self, result, error);
+}
+
+/**
+ * grammar_system_probe:
+ * @self: a #GrammarSystem
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * grammar_system_probe_async(), blocking, on a private main context.
+ *
+ * Returns: %TRUE when the system answered; %FALSE with @error set
+ */
+gboolean
+grammar_system_probe (GrammarSystem  *self,
+                      GCancellable   *cancellable,
+                      GError        **error)
+{
+  GrammarSync sync;
+  gboolean ok;
+
+  g_return_val_if_fail (GRAMMAR_IS_SYSTEM (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  grammar_sync_init (&sync);
+  grammar_system_probe_async (self, cancellable, grammar_sync_callback, &sync);
+  ok = grammar_system_probe_finish (self, grammar_sync_wait (&sync), error);
+  grammar_sync_clear (&sync);
+  return ok;
 }

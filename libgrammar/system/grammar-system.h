@@ -33,6 +33,10 @@ G_DECLARE_INTERFACE (GrammarSystem, grammar_system, GRAMMAR, SYSTEM, GObject)
  * @answer: answers a query, blocking (implement this or @answer_async)
  * @answer_async: starts answering a query (default: @answer, completed at once)
  * @answer_finish: finishes @answer_async
+ * @probe_async: optional: checks that the system can answer at all, with
+ *   one short request and no retry (a service that is down, a wrong
+ *   address or key); without it, the probe succeeds
+ * @probe_finish: finishes @probe_async
  *
  * The virtual functions of a system under test: a retriever with a
  * language model, the user's own service, or answers read from a file.
@@ -53,9 +57,16 @@ struct _GrammarSystemInterface
   GrammarAnswer * (*answer_finish) (GrammarSystem        *self,
                                           GAsyncResult         *result,
                                           GError              **error);
+  void                  (*probe_async)   (GrammarSystem        *self,
+                                          GCancellable         *cancellable,
+                                          GAsyncReadyCallback   callback,
+                                          gpointer              user_data);
+  gboolean              (*probe_finish)  (GrammarSystem        *self,
+                                          GAsyncResult         *result,
+                                          GError              **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
 GRAMMAR_AVAILABLE_IN_ALL
@@ -72,6 +83,20 @@ void                 grammar_system_answer_async  (GrammarSystem        *self,
 GRAMMAR_AVAILABLE_IN_ALL
 GrammarAnswer *grammar_system_answer_finish (GrammarSystem        *self,
                                                    GAsyncResult         *result,
+                                                   GError              **error);
+
+GRAMMAR_AVAILABLE_IN_ALL
+void                 grammar_system_probe_async   (GrammarSystem        *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+GRAMMAR_AVAILABLE_IN_ALL
+gboolean             grammar_system_probe_finish  (GrammarSystem        *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+GRAMMAR_AVAILABLE_IN_ALL
+gboolean             grammar_system_probe         (GrammarSystem        *self,
+                                                   GCancellable         *cancellable,
                                                    GError              **error);
 
 G_END_DECLS

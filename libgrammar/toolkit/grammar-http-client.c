@@ -25,7 +25,7 @@
  *
  * Requests run on the thread-default main context of the caller,
  * without threads. At most #GrammarHttpClient:max-concurrency are in
- * flight; with #GrammarHttpClient:requests-per-minute they are also
+ * flight, or 64 when it is 0 (the default: no cap below the caller's); with #GrammarHttpClient:requests-per-minute they are also
  * spaced out evenly. The others wait in the queue, costing only their
  * body.
  *
@@ -62,7 +62,7 @@
  *
  * |[<!-- language="C" -->
  * self->client = grammar_http_client_new ();
- * g_object_set (self->client, "max-concurrency", 8, "max-retries", 3, "timeout", 60.0, NULL);
+ * g_object_set (self->client, "max-retries", 3, "timeout", 60.0, NULL);
  * grammar_http_client_set_bearer_token (self->client, key);
  * grammar_http_client_send_async (self->client, "POST", url, "application/json", body,
  *                                 check_reply, job, NULL, cancellable, on_sent, job);
@@ -73,6 +73,12 @@
 #define BACKOFF_MAX_MS 30000
 #define RETRY_AFTER_MAX_S 300
 #define REDACTED "[redacted]"
+/* The most requests in flight when max-concurrency sets no cap: more than
+ * a stage sends by default (16), and a bound for the callers that hand
+ * every request over at once (the document generator, the dense
+ * retriever's embedding), which relied on the old default of 8. Keep in
+ * step with GRAMMAR_STAGE_RUNNER_UNCAPPED_SERVICE. */
+#define UNCAPPED_IN_FLIGHT 64
 
 /* The latency histogram: buckets an eighth of an octave wide (9 %) from
  * LATENCY_MIN_MS up, the last one open; a quantile read from it is off
@@ -679,8 +685,13 @@ retry_or_fail (Job    *job,
                                                   job->attempts == 1 ? "" : "s", error->message);
       g_autofree char *redacted = grammar_http_client_redact (self, message);
 
+      /* A 2xx reply the check rejected is the query's problem; anything
+       * else that is tried again (no connection, no reply in time, 408,
+       * 429, 5xx) says the service is unavailable. */
+      GrammarError code = SOUP_STATUS_IS_SUCCESSFUL (job->status) ? GRAMMAR_ERROR_FAILED : GRAMMAR_ERROR_UNAVAILABLE;
+
       g_error_free (error);
-      job_finish (job, NULL, g_error_new_literal (GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, redacted));
+      job_finish (job, NULL, g_error_new_literal (GRAMMAR_ERROR, code, redacted));
       return;
     }
   g_debug ("%s: attempt %u failed, trying again", job->label, job->attempts);
@@ -891,9 +902,11 @@ copy_header (const char *name,
 static SoupSession *
 get_session (GrammarHttpClient *self)
 {
+  guint conns = self->max_concurrency > 0 ? self->max_concurrency : UNCAPPED_IN_FLIGHT;
+
   if (self->session == NULL)
-    self->session = soup_session_new_with_options ("max-conns", MAX (self->max_concurrency, 10),
-                                                   "max-conns-per-host", self->max_concurrency,
+    self->session = soup_session_new_with_options ("max-conns", MAX (conns, 10),
+                                                   "max-conns-per-host", conns,
                                                    "user-agent", "grammar",
                                                    "tls-database", self->tls_database,
                                                    NULL);
@@ -993,10 +1006,12 @@ paced (GrammarHttpClient *self,
 static void
 pump (GrammarHttpClient *self)
 {
+  guint cap = self->max_concurrency > 0 ? self->max_concurrency : UNCAPPED_IN_FLIGHT;
+
   if (self->pumping)
     return;
   self->pumping = TRUE;
-  while (self->in_flight < self->max_concurrency && !g_queue_is_empty (&self->queue))
+  while (self->in_flight < cap && !g_queue_is_empty (&self->queue))
     {
       Job *job = g_queue_peek_head (&self->queue);
 
@@ -1123,7 +1138,9 @@ grammar_http_client_send_async (GrammarHttpClient    *self,
  * Returns: (transfer full): the body of the accepted reply, or %NULL
  *   with %G_IO_ERROR_CANCELLED when cancelled, or a %GRAMMAR_ERROR
  *   whose message names the address and, after retries, the number of
- *   attempts
+ *   attempts: %GRAMMAR_ERROR_UNAVAILABLE when the server could not be
+ *   reached or kept failing (connection, timeout, 408, 429, 5xx),
+ *   %GRAMMAR_ERROR_FAILED otherwise
  */
 GBytes *
 grammar_http_client_send_finish (GrammarHttpClient  *self,
@@ -1355,10 +1372,13 @@ grammar_http_client_class_init (GrammarHttpClientClass *klass)
    * GrammarHttpClient:max-concurrency:
    *
    * The most requests in flight at once, and the most connections kept
-   * open (fixed at the first request).
+   * open (fixed at the first request); 0, the default, sets no cap of the
+   * client's own: as many as the caller sends (a stage sends
+   * #GrammarStageRunner:max-concurrency at most), up to 64 at once for a
+   * caller that hands over every request together.
    */
   properties[PROP_MAX_CONCURRENCY] =
-    g_param_spec_uint ("max-concurrency", NULL, NULL, 1, 1024, 8, flags);
+    g_param_spec_uint ("max-concurrency", NULL, NULL, 0, 1024, 0, flags);
   /**
    * GrammarHttpClient:requests-per-minute:
    *
@@ -1499,7 +1519,7 @@ grammar_http_client_class_init (GrammarHttpClientClass *klass)
 static void
 grammar_http_client_init (GrammarHttpClient *self)
 {
-  self->max_concurrency = 8;
+  self->max_concurrency = 0;
   self->max_retries = 3;
   self->timeout = 60.0;
   self->headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);

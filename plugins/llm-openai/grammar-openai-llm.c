@@ -19,10 +19,11 @@
  * llama.cpp server, Ollama's `/v1`).
  *
  * All requests go through one #GrammarHttpClient (keep-alive, one
- * queue, retries, redaction): at most #GrammarOpenaiLlm:max-concurrency
- * requests are in flight, on the thread-default main context of the
- * caller, without threads; the others wait in the queue, costing only
- * their request body.
+ * queue, retries, redaction): as many requests are in flight as the
+ * stage sends (#GrammarStageRunner:max-concurrency), or at most
+ * #GrammarOpenaiLlm:max-concurrency when that is set, on the
+ * thread-default main context of the caller, without threads; the
+ * others wait in the queue, costing only their request body.
  *
  * A 408, a 429, a 5xx other than 501 and 505, a connection that fails or closes, a
  * request that times out, and a reply that is not valid JSON or lacks
@@ -1167,7 +1168,9 @@ grammar_openai_llm_class_init (GrammarOpenaiLlmClass *klass)
     g_param_spec_double ("timeout", NULL, "Seconds to wait for a reply before trying again; 0: forever",
                          0.0, 86400.0, 60.0, construct);
   properties[PROP_MAX_CONCURRENCY] =
-    g_param_spec_int ("max-concurrency", NULL, "The most requests in flight at once", 1, 1024, 8, construct);
+    g_param_spec_int ("max-concurrency", NULL,
+                      "The most requests in flight at once; 0: no cap of its own, as many as the stage sends",
+                      0, 1024, 0, construct);
   properties[PROP_MAX_RETRIES] =
     g_param_spec_int ("max-retries", NULL,
                       "Tries again after 429, 5xx, a lost connection, a timeout or an invalid reply, up to N times",
@@ -1214,7 +1217,7 @@ grammar_openai_llm_init (GrammarOpenaiLlm *self)
   self->api_key_env = g_strdup (DEFAULT_KEY_ENV);
   self->temperature = -1.0;
   self->timeout = 60.0;
-  self->max_concurrency = 8;
+  self->max_concurrency = 0;
   self->max_retries = 5;
 }
 

@@ -23,15 +23,17 @@
  * retrieved documents with their ids, texts and scores.
  *
  * Requests go through one #GrammarHttpClient (keep-alive, retries,
- * redaction) and run on the caller's thread-default main context, at
- * most #GrammarHttpSystem:max-concurrency at a time. A 408, a 429, a
- * 5xx other than 501 and 505, a lost connection and an attempt that takes longer than
- * #GrammarHttpSystem:timeout are tried again after an exponential
- * back-off with jitter (or the `Retry-After` the server asked for), up
- * to #GrammarHttpSystem:max-retries times. A reply that is not JSON or
- * lacks the answer fails at once: a broken service is not fixed by
- * asking again. The key from #GrammarHttpSystem:api-key-env is sent as
- * a bearer token and never shown.
+ * redaction) and run on the caller's thread-default main context: as
+ * many at a time as the stage sends (#GrammarStageRunner:max-concurrency),
+ * or at most #GrammarHttpSystem:max-concurrency when that is set. A 408,
+ * a 429, a 5xx other than 501 and 505, a lost connection and an attempt
+ * that takes longer than #GrammarHttpSystem:timeout are tried again
+ * after an exponential back-off with jitter (or the `Retry-After` the
+ * server asked for), up to #GrammarHttpSystem:max-retries times; when
+ * none is left the error is %GRAMMAR_ERROR_UNAVAILABLE. A reply that is
+ * not JSON or lacks the answer fails at once: a broken service is not
+ * fixed by asking again. The key from #GrammarHttpSystem:api-key-env is
+ * sent as a bearer token and never shown.
  *
  * With #GrammarHttpSystem:samples N, each query is POSTed N more times
  * with the members of #GrammarHttpSystem:sample-params merged into the
@@ -65,6 +67,13 @@
  * and retrieval is unmeasured. With
  * #GrammarHttpSystem:reports-documents an empty array is a measured
  * miss: the service always reports the documents it used, and used none.
+ *
+ * grammar_system_probe_async() POSTs one short query on a client of its
+ * own, without retrying a connection that fails or an attempt that takes
+ * longer than #GrammarHttpSystem:timeout (the probe fails only where a
+ * query would): a service that is down, a wrong address or a key that is
+ * refused is told at once, with the address and the error. A reply of
+ * 408, 429 or 5xx is asked again, up to three times in all.
  */
 
 #define DEFAULT_QUERY_MEMBER "query"
@@ -75,6 +84,12 @@
 #define DEFAULT_SCORE_POINTER "/score"
 
 #define EXCERPT_BYTES 200
+
+/* The probe: one short query, no retry of a connection that fails or of
+ * a timeout; a service that replies 408, 429 or 5xx is up but busy, and
+ * is asked up to PROBE_ATTEMPTS times. */
+#define PROBE_QUERY "Are you there? (a probe from grammar before its first query)"
+#define PROBE_ATTEMPTS 3
 
 struct _GrammarHttpSystem
 {
@@ -109,6 +124,7 @@ struct _GrammarHttpSystem
   JsonObject *extra;        /* extra-body, parsed; NULL when unset */
   JsonObject *sample_extra; /* sample-params, parsed; NULL when unset */
   GrammarHttpClient *client;
+  GrammarHttpClient *probe_client;  /* made at the first probe */
 };
 
 enum
@@ -894,6 +910,100 @@ grammar_http_system_answer_finish (GrammarSystem  *system,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* ---- the probe ---- */
+
+static GrammarHttpClient *make_client (GrammarHttpSystem  *self,
+                                       GError            **error);
+
+static void send_probe (GTask *task);
+
+static void
+on_probe_sent (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GBytes) bytes = NULL;
+  GError *error = NULL;
+  guint status = 0;
+  guint attempts;
+
+  bytes = grammar_http_client_send_finish (GRAMMAR_HTTP_CLIENT (source), result, &status, &error);
+  if (bytes != NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  /* Up but busy (a reply came, with a status the queries would retry). */
+  attempts = GPOINTER_TO_UINT (g_task_get_task_data (task)) + 1;
+  if (status != 0 && g_error_matches (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE) && attempts < PROBE_ATTEMPTS)
+    {
+      g_error_free (error);
+      g_task_set_task_data (task, GUINT_TO_POINTER (attempts), NULL);
+      send_probe (g_steal_pointer (&task));
+      return;
+    }
+  g_task_return_error (task, error);
+}
+
+static void
+send_probe (GTask *task)
+{
+  GrammarHttpSystem *self = g_task_get_source_object (task);
+  g_autoptr (GBytes) body = build_body (self, PROBE_QUERY, NULL);
+  /* With search-url a query goes there first (the answer endpoint
+   * expects the documents the search found). */
+  const char *url = is_set (self->search_url) ? self->search_url : self->url;
+
+  grammar_http_client_send_async (self->probe_client, "POST", url, "application/json", body, check_reply,
+                                  g_object_ref (self), g_object_unref, g_task_get_cancellable (task), on_probe_sent,
+                                  task);
+}
+
+/* One query, on a client of its own: the same address, key and headers,
+ * no retry, the same timeout: a service slow to answer (a model loading)
+ * was given a longer timeout by its user. Its reply need only
+ * be a 2xx: whether the answer can be read is each query's own matter. */
+static void
+grammar_http_system_probe_async (GrammarSystem       *system,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (system);
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, grammar_http_system_probe_async);
+  if (self->client == NULL)
+    {
+      g_task_return_new_error (task, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
+                               "the http system was not initialized (g_initable_init)");
+      return;
+    }
+  if (self->probe_client == NULL)
+    {
+      self->probe_client = make_client (self, &error);
+      if (self->probe_client == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_object_set (self->probe_client, "max-retries", 0, NULL);
+    }
+  send_probe (g_steal_pointer (&task));
+}
+
+static gboolean
+grammar_http_system_probe_finish (GrammarSystem  *system,
+                                  GAsyncResult   *result,
+                                  GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, system), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* ---- construction ---- */
 
 static gboolean
@@ -1136,6 +1246,8 @@ grammar_http_system_system_iface_init (GrammarSystemInterface *iface)
 {
   iface->answer_async = grammar_http_system_answer_async;
   iface->answer_finish = grammar_http_system_answer_finish;
+  iface->probe_async = grammar_http_system_probe_async;
+  iface->probe_finish = grammar_http_system_probe_finish;
 }
 
 static void
@@ -1144,6 +1256,7 @@ grammar_http_system_dispose (GObject *object)
   GrammarHttpSystem *self = GRAMMAR_HTTP_SYSTEM (object);
 
   g_clear_object (&self->client);
+  g_clear_object (&self->probe_client);
 
   G_OBJECT_CLASS (grammar_http_system_parent_class)->dispose (object);
 }
@@ -1314,7 +1427,9 @@ grammar_http_system_class_init (GrammarHttpSystemClass *klass)
                        "Tries again after 408, 429, 5xx, a lost connection or a timeout, up to N times",
                        0, 20, 3, flags);
   properties[PROP_MAX_CONCURRENCY] =
-    g_param_spec_uint ("max-concurrency", NULL, "The most requests in flight at once", 1, 1024, 8, flags);
+    g_param_spec_uint ("max-concurrency", NULL,
+                       "The most requests in flight at once; 0: no cap of its own, as many as the stage sends",
+                       0, 1024, 0, flags);
   properties[PROP_CA_FILE] =
     g_param_spec_string ("ca-file", NULL, "PEM file of the CAs to trust for https (default: the system's)",
                          NULL, flags | GRAMMAR_PARAM_PATH);
@@ -1363,7 +1478,7 @@ grammar_http_system_init (GrammarHttpSystem *self)
   self->retrieved_score_pointer = g_strdup (DEFAULT_SCORE_POINTER);
   self->timeout = 60.0;
   self->max_retries = 3;
-  self->max_concurrency = 8;
+  self->max_concurrency = 0;
 }
 
 void
