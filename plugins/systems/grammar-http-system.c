@@ -241,23 +241,6 @@ scalar_to_text (JsonNode  *node,
   return TRUE;
 }
 
-static const char *
-node_kind (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return "an object";
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    return "an array";
-  if (JSON_NODE_HOLDS_NULL (node))
-    return "null";
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING: return "a string";
-    case G_TYPE_BOOLEAN: return "a boolean";
-    default: return "a number";
-    }
-}
-
 /* The hit of one retrieved item: a string is an id; an object gives
  * its id (required), text and score (optional) through the pointers. */
 static GrammarHit *
@@ -290,7 +273,7 @@ parse_item (GrammarHttpSystem  *self,
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                    "retrieved item %u: retrieved-id-pointer “%s” is %s, not a string or a number", index,
-                   self->retrieved_id_pointer, node_kind (id_node));
+                   self->retrieved_id_pointer, grammar_json_node_kind (id_node));
       return NULL;
     }
   text_node = is_set (self->retrieved_text_pointer)
@@ -298,7 +281,7 @@ parse_item (GrammarHttpSystem  *self,
   if (text_node != NULL && !scalar_to_text (text_node, &text))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "retrieved item %u: retrieved-text-pointer “%s” is %s",
-                   index, self->retrieved_text_pointer, node_kind (text_node));
+                   index, self->retrieved_text_pointer, grammar_json_node_kind (text_node));
       return NULL;
     }
   score_node = is_set (self->retrieved_score_pointer)
@@ -311,7 +294,7 @@ parse_item (GrammarHttpSystem  *self,
         {
           g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED,
                        "retrieved item %u: retrieved-score-pointer “%s” is %s, not a number", index,
-                       self->retrieved_score_pointer, node_kind (score_node));
+                       self->retrieved_score_pointer, grammar_json_node_kind (score_node));
           return NULL;
         }
       score = json_node_get_double (score_node);
@@ -351,7 +334,7 @@ parse_retrieved (GrammarHttpSystem  *self,
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_FAILED, "retrieved-pointer “%s” is %s, not an array",
-                   self->retrieved_pointer, node_kind (node));
+                   self->retrieved_pointer, grammar_json_node_kind (node));
       return FALSE;
     }
   array = json_node_get_array (node);

@@ -140,8 +140,15 @@ grammar_json_pointer_resolve (JsonNode   *root,
 
 #define MAX_KEYS_SHOWN 12
 
-static const char *
-kind_of (JsonNode *node)
+/*
+ * grammar_json_node_kind:
+ * @node: a JSON node
+ *
+ * Returns: what @node holds, for messages: "an object", "an array",
+ *   "null", "a string", "a boolean" or "a number"
+ */
+const char *
+grammar_json_node_kind (JsonNode *node)
 {
   if (JSON_NODE_HOLDS_OBJECT (node))
     return "an object";
@@ -230,7 +237,7 @@ grammar_json_pointer_describe_miss (JsonNode   *root,
 
       return g_strdup_printf ("%s is an array of %u item%s", where, length, length == 1 ? "" : "s");
     }
-  return g_strdup_printf ("%s is %s", where, kind_of (node));
+  return g_strdup_printf ("%s is %s", where, grammar_json_node_kind (node));
 }
 
 /* Replaces the element @index of the array that @parent holds by

@@ -20,4 +20,6 @@ gboolean  grammar_json_pointer_set     (JsonNode    *root,
                                         JsonNode    *value,
                                         GError     **error);
 
+const char *grammar_json_node_kind (JsonNode *node);
+
 G_END_DECLS

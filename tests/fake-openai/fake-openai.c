@@ -68,10 +68,10 @@
 
 #include <gio/gio.h>
 #include <gio/gnetworking.h>
-#include <gio/gunixinputstream.h>
-#include <glib-unix.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+
+#include "stand-in-lifetime.h"
 
 #define EMBEDDING_DIMENSION 8
 #define SLOW_MS 30000
@@ -135,10 +135,7 @@ typedef struct
   GSocketService *service;
   GPtrArray *workers;   /* of Worker */
   guint next_worker;
-  GInputStream *input;
-  GCancellable *input_cancellable;
-  gboolean input_pending;
-  char input_buffer[256];
+  StandInLifetime *lifetime;   /* stops it: SIGTERM, SIGINT or the end of stdin */
 } Server;
 
 /* A thread with its own main context and SoupServer: connections are
@@ -1026,42 +1023,6 @@ reset_handler (SoupServer        *server,
 
 /* Stopping */
 
-static gboolean
-on_signal (gpointer data)
-{
-  Server *self = data;
-
-  g_main_loop_quit (self->loop);
-  return G_SOURCE_CONTINUE;
-}
-
-static void read_input (Server *self);
-
-static void
-input_read (GObject      *source,
-            GAsyncResult *result,
-            gpointer      data)
-{
-  Server *self = data;
-  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, NULL);
-
-  self->input_pending = FALSE;
-  if (g_cancellable_is_cancelled (self->input_cancellable))
-    return;
-  if (n <= 0)
-    g_main_loop_quit (self->loop);
-  else
-    read_input (self);
-}
-
-static void
-read_input (Server *self)
-{
-  self->input_pending = TRUE;
-  g_input_stream_read_async (self->input, self->input_buffer, sizeof self->input_buffer,
-                             G_PRIORITY_DEFAULT, self->input_cancellable, input_read, self);
-}
-
 /* Workers and connections */
 
 typedef struct
@@ -1310,19 +1271,12 @@ server_clear (Server *self)
       g_socket_service_stop (self->service);
       g_socket_listener_close (G_SOCKET_LISTENER (self->service));
     }
-  if (self->input_cancellable != NULL)
-    {
-      g_cancellable_cancel (self->input_cancellable);
-      while (self->input_pending)
-        g_main_context_iteration (NULL, TRUE);
-    }
+  g_clear_pointer (&self->lifetime, stand_in_lifetime_stop);
   /* each worker stops and closes its connections */
   g_clear_pointer (&self->workers, g_ptr_array_unref);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_clear_object (&self->service);
-  g_clear_object (&self->input);
-  g_clear_object (&self->input_cancellable);
   g_clear_pointer (&self->loop, g_main_loop_unref);
   g_clear_pointer (&self->bodies, g_hash_table_unref);
   g_clear_pointer (&self->rules, g_ptr_array_unref);
@@ -1355,7 +1309,6 @@ main (int    argc,
   int threads = CLAMP (g_get_num_processors (), 1, 4);
   int status = 0;
   Server self = { 0, };
-  guint sigterm, sigint;
   GOptionEntry entries[] = {
     { "rules", 0, 0, G_OPTION_ARG_FILENAME, &rules, "Reply rules (JSON)", "FILE" },
     { "latency-ms", 0, 0, G_OPTION_ARG_INT, &latency_ms, "Delay every response by N ms", "N" },
@@ -1443,18 +1396,12 @@ main (int    argc,
                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
 
   self.loop = g_main_loop_new (NULL, FALSE);
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &self);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &self);
-  self.input = g_unix_input_stream_new (0, FALSE);
-  self.input_cancellable = g_cancellable_new ();
-  read_input (&self);
+  self.lifetime = stand_in_lifetime_start (self.loop);
 
   printf ("%s\n", url);
   fflush (stdout);
   g_main_loop_run (self.loop);
 
-  g_source_remove (sigterm);
-  g_source_remove (sigint);
   status = 0;
 
 out:

@@ -69,10 +69,10 @@
 
 #include <gio/gio.h>
 #include <gio/gnetworking.h>
-#include <gio/gunixinputstream.h>
-#include <glib-unix.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+
+#include "stand-in-lifetime.h"
 
 #define MAX_RETRIEVED 3
 #define MIN_WORD 3
@@ -123,10 +123,7 @@ typedef struct
   SoupServer *soup;
   GSocketService *service;
   GSocket *idle;
-  GInputStream *input;
-  GCancellable *input_cancellable;
-  gboolean input_pending;
-  char input_buffer[256];
+  StandInLifetime *lifetime;   /* stops it: SIGTERM, SIGINT or the end of stdin */
 } Server;
 
 /* The built-in knowledge set: ids shaped like those of real document
@@ -921,42 +918,6 @@ on_incoming (GSocketService    *service,
 }
 
 static gboolean
-on_signal (gpointer data)
-{
-  Server *self = data;
-
-  g_main_loop_quit (self->loop);
-  return G_SOURCE_CONTINUE;
-}
-
-static void read_input (Server *self);
-
-static void
-input_read (GObject      *source,
-            GAsyncResult *result,
-            gpointer      data)
-{
-  Server *self = data;
-  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, NULL);
-
-  self->input_pending = FALSE;
-  if (g_cancellable_is_cancelled (self->input_cancellable))
-    return;
-  if (n <= 0)
-    g_main_loop_quit (self->loop);
-  else
-    read_input (self);
-}
-
-static void
-read_input (Server *self)
-{
-  self->input_pending = TRUE;
-  g_input_stream_read_async (self->input, self->input_buffer, sizeof self->input_buffer, G_PRIORITY_DEFAULT,
-                             self->input_cancellable, input_read, self);
-}
-
-static gboolean
 parse_shape (const char  *name,
              Shape       *shape,
              GError     **error)
@@ -1032,7 +993,6 @@ main (int   argc,
     { "port-file", 0, 0, G_OPTION_ARG_FILENAME, &port_file, "Write the port to FILE once listening", "FILE" },
     { NULL }
   };
-  guint sigterm, sigint;
   int status = 1;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -1062,15 +1022,8 @@ main (int   argc,
   self.loop = g_main_loop_new (NULL, FALSE);
   if (!start (&self, port_file, &error))
     goto out;
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &self);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &self);
-  self.input = g_unix_input_stream_new (0, FALSE);
-  self.input_cancellable = g_cancellable_new ();
-  read_input (&self);
+  self.lifetime = stand_in_lifetime_start (self.loop);
   g_main_loop_run (self.loop);
-  g_source_remove (sigterm);
-  g_source_remove (sigint);
-  g_cancellable_cancel (self.input_cancellable);
   status = 0;
 
 out:
@@ -1084,13 +1037,10 @@ out:
   if (self.soup != NULL)
     soup_server_disconnect (self.soup);
   /* the cancelled read still reports, and frees its task */
-  while (self.input_pending)
-    g_main_context_iteration (NULL, TRUE);
+  g_clear_pointer (&self.lifetime, stand_in_lifetime_stop);
   g_clear_object (&self.service);
   g_clear_object (&self.soup);
   g_clear_object (&self.idle);
-  g_clear_object (&self.input);
-  g_clear_object (&self.input_cancellable);
   g_clear_pointer (&self.loop, g_main_loop_unref);
   g_clear_pointer (&self.documents, g_ptr_array_unref);
   return status;
