@@ -9,9 +9,10 @@
 # Each result is printed and flushed as it is known, so that the log of a
 # test that meson stops at its timeout shows how far it went; the plan
 # comes last, which TAP allows. The detail of a failed check follows it as
-# "# " lines (at most DETAIL_LINES of them, each cut at DETAIL_WIDTH
-# characters). skip_all() skips the whole test before its first check;
-# skip() counts a check that could not be made; bail_out() stops the test.
+# "# " lines (by default at most DETAIL_LINES of them, each cut at
+# DETAIL_WIDTH characters). skip_all() skips the whole test before its
+# first check; skip() counts a check that could not be made; bail_out()
+# stops the test.
 #
 # The scripts are run as `python3 tests/NAME.py …`, so this file's folder
 # is their sys.path[0] and `import tap` finds it.
@@ -32,22 +33,24 @@ def _print(line):
     sys.stdout.flush()
 
 
-def diagnostic(text):
-    """Prints @text (a string, or a list of them) as "# " lines."""
+def diagnostic(text, max_lines=DETAIL_LINES):
+    """Prints @text (a string, or a list of them) as "# " lines, at most
+    @max_lines of them (None: every line)."""
     if isinstance(text, (list, tuple)):
         text = "\n".join(str(item) for item in text)
     lines = str(text).splitlines()
-    for line in lines[:DETAIL_LINES]:
+    shown = lines if max_lines is None else lines[:max_lines]
+    for line in shown:
         if len(line) > DETAIL_WIDTH:
             line = line[:DETAIL_WIDTH] + " …"
         _print("# " + line)
-    if len(lines) > DETAIL_LINES:
-        _print("# … %d more lines" % (len(lines) - DETAIL_LINES))
+    if len(lines) > len(shown):
+        _print("# … %d more lines" % (len(lines) - len(shown)))
 
 
-def check(ok, name, detail=""):
+def check(ok, name, detail="", max_lines=DETAIL_LINES):
     """One result: "ok N - @name", or "not ok N - @name" followed by
-    @detail. Returns whether it passed."""
+    @detail (see diagnostic()). Returns whether it passed."""
     global _count, _failed
     ok = bool(ok)
     _count += 1
@@ -55,7 +58,7 @@ def check(ok, name, detail=""):
         _failed += 1
     _print("%s %d - %s" % ("ok" if ok else "not ok", _count, name))
     if not ok and detail:
-        diagnostic(detail)
+        diagnostic(detail, max_lines)
     return ok
 
 
