@@ -18,14 +18,10 @@ import sys
 import tempfile
 import time
 
+import tap
+from tap import check
+
 grammar = os.path.abspath(sys.argv[1])
-results = []
-
-
-def check(ok, name, detail=""):
-    results.append((ok, name, detail))
-    return ok
-
 
 LIBRARY_SQL = '''
 CREATE TABLE "Branch" ("BranchId" INTEGER PRIMARY KEY, "Branch Name" TEXT NOT NULL, "City" TEXT);
@@ -153,13 +149,7 @@ def main():
               'text-templates short → out/short.text-templates.json: would run again' in out,
               'an option of grammar run changes what check says would run', out + err)
 
-    print('1..%d' % len(results))
-    for number, (ok, name, detail) in enumerate(results, 1):
-        print('%s %d - %s' % ('ok' if ok else 'not ok', number, name))
-        if not ok and detail:
-            for line in detail.splitlines()[:20]:
-                print('# ' + line)
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return tap.finish()
 
 
 if __name__ == '__main__':

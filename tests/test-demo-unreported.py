@@ -30,7 +30,17 @@ import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-N_TESTS = 4
+import tap
+from tap import check
+
+# The keys of [system] http for each run against the stand-in: (what is
+# checked, keys, whether retrieval is unmeasured)
+CASES = [
+    ('retrieved-pointer= (empty)', ['retrieved-pointer='], True),
+    ('sources: [] without reports-documents', ['retrieved-pointer=/data/sources'], True),
+    ('sources: [] with reports-documents=true',
+     ['retrieved-pointer=/data/sources', 'reports-documents=true'], False),
+]
 
 
 def sections(text):
@@ -89,13 +99,6 @@ def read_jsonl(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def check(n, ok, what, details=()):
-    print('%s %d - %s' % ('ok' if ok else 'not ok', n, what))
-    for line in details if not ok else ():
-        print('# ' + str(line).replace('\n', '\n# '))
-    return ok
-
-
 def unreported_problems(outdir, stderr, baseline):
     """What is wrong with a run whose system reported no documents."""
     problems = []
@@ -150,15 +153,14 @@ def reported_problems(outdir, stderr):
 def main():
     grammar = os.environ.get('GRAMMAR_EXE', 'grammar')
     demo = os.path.abspath(sys.argv[1])
-    print('1..%d' % N_TESTS)
     with tempfile.TemporaryDirectory(prefix='test-demo-unreported-') as tmp:
         pipeline = os.path.join(tmp, 'pipeline')
         run = subprocess.run([grammar, 'run', '-c', demo, '-d', pipeline, '-q'],
                              capture_output=True, text=True, timeout=600)
-        if not check(1, run.returncode == 0, 'grammar run on the demo exits 0', [run.stderr]):
-            for n in range(2, N_TESTS + 1):
-                print('not ok %d - # SKIP no demo answers' % n)
-            return
+        if not check(run.returncode == 0, 'grammar run on the demo exits 0', run.stderr):
+            for what, _, _ in CASES:
+                tap.skip('no demo answers', what)
+            return tap.finish()
         baseline = json.load(open(os.path.join(pipeline, 'report.json'), encoding='utf-8'))
         answers = {}
         for style in ('short', 'long'):
@@ -168,13 +170,7 @@ def main():
         server = serve(answers)
         try:
             url = 'http://127.0.0.1:%d/v1/ask' % server.server_address[1]
-            cases = [
-                ('retrieved-pointer= (empty)', ['retrieved-pointer='], True),
-                ('sources: [] without reports-documents', ['retrieved-pointer=/data/sources'], True),
-                ('sources: [] with reports-documents=true',
-                 ['retrieved-pointer=/data/sources', 'reports-documents=true'], False),
-            ]
-            for n, (what, keys, unreported) in enumerate(cases, start=2):
+            for n, (what, keys, unreported) in enumerate(CASES, start=2):
                 name = 'case%d' % n
                 ini = os.path.join(tmp, name + '.ini')
                 with open(ini, 'w', encoding='utf-8') as f:
@@ -183,16 +179,17 @@ def main():
                 run = subprocess.run([grammar, 'run', '-c', ini, '-d', outdir, '-q'],
                                      capture_output=True, text=True, timeout=600)
                 if run.returncode != 0:
-                    check(n, False, what, ['exit %d' % run.returncode, run.stderr])
+                    check(False, what, ['exit %d' % run.returncode, run.stderr])
                     continue
                 problems = (unreported_problems(outdir, run.stderr, baseline) if unreported
                             else reported_problems(outdir, run.stderr))
-                check(n, not problems,
+                check(not problems,
                       what + (': retrieval unmeasured, nothing blamed on it, a warning' if unreported
                               else ': empty lists are measured misses'), problems)
         finally:
             server.shutdown()
             server.server_close()
+    return tap.finish()
 
 
-main()
+sys.exit(main())

@@ -25,6 +25,8 @@ import shutil
 import subprocess
 import sys
 
+import tap
+
 MACRO = re.compile(r'GRAMMAR_(AVAILABLE_IN_\w+|DEPRECATED(_FOR)?)$')
 TOKEN = re.compile(r'[A-Za-z_]\w*|\S')
 
@@ -165,8 +167,7 @@ def annotate(paths):
 def exported(library):
     nm = shutil.which('nm')
     if nm is None:
-        print('1..0 # SKIP nm not found')
-        sys.exit(0)
+        tap.skip_all('nm not found')
     out = subprocess.run([nm, '-D', '--defined-only', library],
                          check=True, capture_output=True, text=True).stdout
     symbols = set()
@@ -198,18 +199,10 @@ def check(library, headers):
         ('every exported grammar_ symbol (%d) is declared in a public header' % len(symbols),
          extra, 'exported but declared in no public header with a macro'),
     ]
-    failed = 0
-    for n, (what, problems, why) in enumerate(results, 1):
-        if problems:
-            failed += 1
-            print('not ok %d - %s' % (n, what))
-            print('# %d %s:' % (len(problems), why))
-            for p in problems:
-                print('#   %s' % p)
-        else:
-            print('ok %d - %s' % (n, what))
-    print('1..%d' % len(results))
-    return 1 if failed else 0
+    for what, problems, why in results:
+        tap.check(not problems, what, ['%d %s:' % (len(problems), why)] + ['  %s' % p for p in problems],
+                  max_lines=None)
+    return tap.finish()
 
 
 def main(argv):

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+import tap
+from tap import check
+
 EXE = os.environ["GRAMMAR_EXE"]
 STAND_IN = os.environ["RAG_STAND_IN"]
 SRCDIR = os.environ["G_TEST_SRCDIR"]
@@ -61,19 +64,6 @@ QUERIES = [
      "Margit Köhler runs the first-day tour at 9:30.", "Onboarding FAQ.html#2"),
     ("q-parental", "How long is parental leave?", "Parental leave is 16 weeks at full pay.", "HR-Policy v2.pdf#4"),
 ]
-
-results = []
-
-
-def check(ok, name, detail=""):
-    results.append(bool(ok))
-    print(("ok" if ok else "not ok") + " %d - %s" % (len(results), name))
-    if not ok and detail:
-        for line in str(detail).splitlines():
-            print("# " + line)
-    sys.stdout.flush()
-    return ok
-
 
 def path(name):
     return os.path.join(TMP, name)
@@ -251,9 +241,8 @@ def main():
                   "llamaindex with a cut reply: that query fails with the URL named, the others are answered",
                   run.stderr + repr(failed))
 
-    print("1..%d" % len(results))
     shutil.rmtree(TMP, ignore_errors=True)
-    return 0 if all(results) else 1
+    return tap.finish()
 
 
 if __name__ == "__main__":

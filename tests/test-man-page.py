@@ -12,13 +12,10 @@ import shutil
 import subprocess
 import sys
 
+import tap
+from tap import check
+
 grammar, manpage = sys.argv[1], sys.argv[2]
-results = []
-
-
-def check(ok, name, detail=""):
-    results.append((ok, name, detail))
-
 
 def commands():
     """The commands of `grammar --help`, in its order."""
@@ -48,8 +45,7 @@ source = open(manpage, encoding="utf-8").read()
 
 groff = shutil.which("groff")
 if groff is None:
-    print("1..0 # SKIP groff is not installed (tools/setup-debian --tests installs groff-base)")
-    sys.exit(0)
+    tap.skip_all("groff is not installed (tools/setup-debian --tests installs groff-base)")
 
 # -ww: every warning; -z: no output, only the diagnostics.
 env = dict(os.environ, LC_ALL="C.UTF-8")
@@ -78,9 +74,4 @@ for command in listed:
 stale = sorted(set(documented) - set(listed))
 check(not stale, "every command section is a command of grammar --help", f"not commands: {stale}")
 
-print(f"1..{len(results)}")
-for number, (ok, name, detail) in enumerate(results, 1):
-    print(f"{'ok' if ok else 'not ok'} {number} - {name}")
-    if not ok and detail:
-        for line in detail.splitlines():
-            print(f"# {line}")
+sys.exit(tap.finish())

@@ -21,14 +21,11 @@ import sys
 import tempfile
 import termios
 
+import tap
+from tap import check
+
 grammar, demo_ini = os.path.abspath(sys.argv[1]), sys.argv[2]
 COLUMNS = 200
-results = []
-
-
-def check(ok, name, detail=""):
-    results.append((ok, name, detail))
-    return ok
 
 
 def under_terminal(argv, cwd, stderr_file=None, columns=COLUMNS):
@@ -83,7 +80,7 @@ def quietly(argv, cwd):
     run = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
     if run.returncode != 0:
         sys.stderr.write(run.stderr)
-        raise SystemExit(f"Bail out! {' '.join(argv)} exited {run.returncode}")
+        tap.bail_out(f"{' '.join(argv)} exited {run.returncode}")
 
 
 def commands(cfg):
@@ -152,9 +149,4 @@ with tempfile.TemporaryDirectory() as folder:
     check(status == 0 and lines and all(len(line) <= 29 and line.startswith("grammar rag: ") for line in lines),
           "on a terminal of 30 columns, the progress line is cut to 29", f"{lines}")
 
-print(f"1..{len(results)}")
-for number, (ok, name, detail) in enumerate(results, 1):
-    print(f"{'ok' if ok else 'not ok'} {number} - {name}")
-    if not ok and detail:
-        for line in detail[:2000].splitlines():
-            print(f"# {line}")
+sys.exit(tap.finish())

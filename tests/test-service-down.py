@@ -32,16 +32,13 @@ import tempfile
 import threading
 import time
 
+import tap
+from tap import check
+
 grammar = os.path.abspath(sys.argv[1])
-results = []
 
 SECRET = 'hunter2-not-shown'
 LATENCY = 0.05
-
-
-def check(ok, name, detail=""):
-    results.append((ok, name, detail))
-    return ok
 
 
 class StandIn(http.server.ThreadingHTTPServer):
@@ -333,13 +330,7 @@ def main():
                 test(folder)
             except Exception as e:  # a failure of the test itself is a failed check
                 check(False, test.__name__, repr(e))
-    print('1..%d' % len(results))
-    for i, (ok, name, detail) in enumerate(results, 1):
-        print('%s %d - %s' % ('ok' if ok else 'not ok', i, name))
-        if not ok and detail:
-            for line in str(detail).splitlines()[:30]:
-                print('# ' + line)
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return tap.finish()
 
 
 if __name__ == '__main__':

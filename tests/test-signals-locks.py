@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+import tap
+from tap import check
+
 EXE = os.environ["GRAMMAR_EXE"]
 BUILDDIR = os.environ["G_TEST_BUILDDIR"]
 SRCDIR = os.environ["G_TEST_SRCDIR"]
@@ -40,19 +43,6 @@ def sanitized():
 # A command stops within 2 s of a signal. Under AddressSanitizer every step,
 # and the exit itself, is several times slower: the bound is looser there.
 STOP_WITHIN = 4.0 if sanitized() else 2.0
-
-results = []
-
-
-def check(ok, name, detail=""):
-    results.append((bool(ok), name, detail))
-    print(("ok" if ok else "not ok") + " %d - %s" % (len(results), name))
-    if not ok and detail:
-        for line in str(detail).splitlines():
-            print("# " + line)
-    sys.stdout.flush()
-    return ok
-
 
 def path(name):
     return os.path.join(TMP, name)
@@ -303,8 +293,7 @@ def main():
     for command in STAGES:
         test_signals(command)
     test_second_signal()
-    print("1..%d" % len(results))
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return tap.finish()
 
 
 if __name__ == "__main__":
