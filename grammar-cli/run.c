@@ -243,55 +243,22 @@ make_method (const char *command,
   return g_steal_pointer (&method);
 }
 
-/* Whether the plugin of [system] has a probe: one without (a pipeline,
- * answers from a file) is not built, since it may need the corpus the
- * run writes. */
-static gboolean
-system_has_probe (GrammarMethod  *method,
-                  char          **plugin)
-{
-  GKeyFile *key_file = grammar_config_get_key_file (grammar_method_get_config (method));
-  g_autoptr (GrammarPluginInfo) info = NULL;
-  GrammarSystemInterface *iface;
-  gpointer klass;
-  gboolean has_probe;
-
-  *plugin = g_key_file_get_string (key_file, "system", "plugin", NULL);
-  if (*plugin != NULL)
-    info = grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_SYSTEM, g_strstrip (*plugin), NULL);
-  if (info == NULL)
-    return TRUE;  /* building it tells what is wrong */
-  klass = g_type_class_ref (grammar_plugin_info_get_gtype (info));
-  iface = g_type_interface_peek (klass, GRAMMAR_TYPE_SYSTEM);
-  has_probe = iface != NULL && iface->probe_async != NULL;
-  g_type_class_unref (klass);
-  return has_probe;
-}
-
-/* `grammar check --probe`: the system of [system] answers one query. */
+/* `grammar check --probe`: the system of [system] answers one query.
+ * Before the plan is printed, so that a service that is down is not
+ * preceded by "no problem found". */
 static int
 probe_system (GrammarMethod *method)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GrammarSystem) system = NULL;
-  g_autofree char *plugin = NULL;
+  gboolean probed = FALSE;
 
-  fflush (stdout);
-  if (!system_has_probe (method, &plugin))
+  if (!grammar_assembly_probe_system (grammar_method_get_assembly (method), NULL, &probed, NULL, &error))
     {
-      printf ("probe: the %s system of [system] calls no service; nothing to probe\n", plugin);
-      return GRAMMAR_EXIT_OK;
-    }
-  system = grammar_assembly_build_system (grammar_method_get_assembly (method), NULL, &error);
-  if (system == NULL)
-    return grammar_cli_report ("check", error);
-  if (!grammar_system_probe (system, NULL, &error))
-    {
-      g_prefix_error (&error, "probe: the system does not answer: ");
+      if (error->domain != GRAMMAR_CONFIG_ERROR)
+        g_prefix_error (&error, "probe: the system does not answer: ");
       return grammar_cli_report ("check", error);
     }
-  printf ("probe: the system of [system] answered\n");
-  return GRAMMAR_EXIT_OK;
+  return probed ? GRAMMAR_EXIT_OK : -1;
 }
 
 /* The options of `grammar run` and `grammar check` (which takes those that
@@ -324,6 +291,7 @@ grammar_cli_check (int    argc,
   g_autoptr (GrammarMethod) method = NULL;
   g_autofree char *plan = NULL;
   int status = GRAMMAR_EXIT_OK;
+  int probe_status = GRAMMAR_EXIT_OK;
   GOptionEntry entries[] = {
     METHOD_OPTION_ENTRIES (options),
     { "probe", 0, 0, G_OPTION_ARG_NONE, &options.probe,
@@ -359,10 +327,25 @@ grammar_cli_check (int    argc,
   plan = grammar_method_describe_plan (method, &error);
   if (plan == NULL)
     return grammar_cli_report ("check", error);
+  if (options.probe)
+    {
+      probe_status = probe_system (method);
+      if (probe_status > 0)
+        return probe_status;
+    }
   printf ("%s: no problem found; `grammar run` would make, in %s:\n%s", options.config_path,
           grammar_method_get_outdir (method), plan);
   if (options.probe)
-    return probe_system (method);
+    {
+      g_autofree char *plugin = g_key_file_get_string (grammar_config_get_key_file (grammar_method_get_config (method)),
+                                                       "system", "plugin", NULL);
+
+      if (probe_status == GRAMMAR_EXIT_OK)
+        printf ("probe: the system of [system] answered\n");
+      else
+        printf ("probe: the %s system of [system] calls no service; nothing to probe\n",
+                plugin != NULL ? g_strstrip (plugin) : "(none)");
+    }
   return GRAMMAR_EXIT_OK;
 }
 

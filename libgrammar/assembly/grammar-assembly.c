@@ -1073,6 +1073,80 @@ grammar_assembly_build_system (GrammarAssembly  *self,
                                                GRAMMAR_TYPE_SYSTEM, error));
 }
 
+/* Whether the plugin of @section implements grammar_system_probe_async():
+ * a system without one (the pipeline, which may need the corpus a run
+ * writes) is not built to be probed. An unknown plugin counts as having
+ * one, so that building it tells what is wrong. */
+static gboolean
+system_has_probe (GrammarAssembly  *self,
+                  const char       *section,
+                  char            **plugin)
+{
+  GKeyFile *key_file = grammar_config_get_key_file (self->config);
+  g_autoptr (GrammarPluginInfo) info = NULL;
+  GrammarSystemInterface *iface;
+  gpointer klass;
+  gboolean has_probe;
+
+  *plugin = g_key_file_get_string (key_file, section, "plugin", NULL);
+  if (*plugin != NULL)
+    info = grammar_registry_lookup (grammar_registry_get_default (), GRAMMAR_TYPE_SYSTEM, g_strstrip (*plugin), NULL);
+  if (info == NULL)
+    return TRUE;
+  klass = g_type_class_ref (grammar_plugin_info_get_gtype (info));
+  iface = g_type_interface_peek (klass, GRAMMAR_TYPE_SYSTEM);
+  has_probe = iface != NULL && iface->probe_async != NULL;
+  g_type_class_unref (klass);
+  return has_probe;
+}
+
+/**
+ * grammar_assembly_probe_system:
+ * @self: a #GrammarAssembly
+ * @section: (nullable): the section of the system under test, or %NULL
+ *   for `[system]`
+ * @probed: (out) (optional): set to whether a request was sent: %FALSE
+ *   for a system that calls no service (such as `pipeline`)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * What `grammar check --probe` does: builds the system under test and
+ * sends it one short query with grammar_system_probe(), when its plugin
+ * has a probe (a service such as `http`). A plugin without a probe is not
+ * built, and the call succeeds with @probed %FALSE.
+ *
+ * Returns: %TRUE when the system answered or has nothing to probe;
+ *   %FALSE with @error set when it could not be built (a
+ *   %GRAMMAR_CONFIG_ERROR) or did not answer (the message names the
+ *   service and the error)
+ */
+gboolean
+grammar_assembly_probe_system (GrammarAssembly  *self,
+                               const char       *section,
+                               gboolean         *probed,
+                               GCancellable     *cancellable,
+                               GError          **error)
+{
+  g_autoptr (GrammarSystem) system = NULL;
+  g_autofree char *plugin = NULL;
+
+  g_return_val_if_fail (GRAMMAR_IS_ASSEMBLY (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (probed != NULL)
+    *probed = FALSE;
+  if (section == NULL)
+    section = SECTION_SYSTEM;
+  if (!system_has_probe (self, section, &plugin))
+    return TRUE;
+  system = grammar_assembly_build_system (self, section, error);
+  if (system == NULL)
+    return FALSE;
+  if (probed != NULL)
+    *probed = TRUE;
+  return grammar_system_probe (system, cancellable, error);
+}
+
 /**
  * grammar_assembly_build_matcher:
  * @self: a #GrammarAssembly

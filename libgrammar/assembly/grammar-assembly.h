@@ -107,6 +107,12 @@ GrammarSystem            *grammar_assembly_build_system       (GrammarAssembly  
                                                                const char          *section,
                                                                GError             **error);
 GRAMMAR_AVAILABLE_IN_ALL
+gboolean                  grammar_assembly_probe_system       (GrammarAssembly     *self,
+                                                               const char          *section,
+                                                               gboolean            *probed,
+                                                               GCancellable        *cancellable,
+                                                               GError             **error);
+GRAMMAR_AVAILABLE_IN_ALL
 GrammarMatcher           *grammar_assembly_build_matcher      (GrammarAssembly     *self,
                                                                const char          *section,
                                                                GError             **error);
