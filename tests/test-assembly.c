@@ -287,6 +287,48 @@ test_cheap (void)
   g_assert_cmpint (g_get_monotonic_time () - started, <, G_USEC_PER_SEC / 2);
 }
 
+/* grammar_assembly_probe_system(): a pipeline is not built nor asked; an
+ * http service on a port nobody listens to does not answer, and the
+ * message names its address without the password. */
+static void
+test_probe (void)
+{
+  g_autoptr (GrammarAssembly) pipeline = assembly_for (good_ini);
+  g_autoptr (GrammarAssembly) down = NULL;
+  g_autoptr (GSocket) socket = NULL;
+  g_autoptr (GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *system = NULL;
+  g_autofree char *text = NULL;
+  gboolean probed = TRUE;
+  guint port;
+
+  g_assert_true (grammar_assembly_probe_system (pipeline, NULL, &probed, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (probed);
+
+  /* a port that was free a moment ago, closed again */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+
+  system = g_strdup_printf ("[system]\nplugin=http\nurl=http://hr-bot:s3cret@127.0.0.1:%u/v1/ask\n"
+                            "answer-pointer=/data/answer\nretrieved-pointer=\n", port);
+  text = replace (good_ini, "[system]\nplugin=pipeline\nretriever=kb_search\ngenerator=answerer\nsamples=2\n", system);
+  down = assembly_for (text);
+  g_assert_false (grammar_assembly_probe_system (down, NULL, &probed, NULL, &error));
+  g_assert_true (probed);
+  g_assert_error (error, GRAMMAR_ERROR, GRAMMAR_ERROR_UNAVAILABLE);
+  grammar_test_assert_contains (error->message, "127.0.0.1");
+  g_assert_null (strstr (error->message, "s3cret"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -308,6 +350,7 @@ main (int    argc,
   g_test_add_func ("/assembly/stray-sections", test_stray_sections);
   g_test_add_func ("/assembly/run-options", test_run_options);
   g_test_add_func ("/assembly/cheap", test_cheap);
+  g_test_add_func ("/assembly/probe", test_probe);
   status = g_test_run ();
   grammar_test_remove_tree (tmpdir);
   g_free (tmpdir);
