@@ -121,7 +121,6 @@ struct _GrammarHttpSystem
   /* state */
   char *shown_url;          /* url without a password, for messages */
   char *shown_search_url;   /* search-url likewise */
-  JsonObject *extra;        /* extra-body, parsed; NULL when unset */
   JsonObject *sample_extra; /* sample-params, parsed; NULL when unset */
   GrammarHttpClient *client;
   GrammarHttpClient *probe_client;  /* made at the first probe */
@@ -449,16 +448,15 @@ check_sample_reply (guint     status,
 
 /* ---- answering ---- */
 
+/* The members of @from set on @object (sample-params over the request). */
 static void
 merge_members (JsonObject *object,
-               JsonObject *from,
-               const char *skip)
+               JsonObject *from)
 {
   g_autoptr (GList) members = from != NULL ? json_object_get_members (from) : NULL;
 
   for (GList *l = members; l != NULL; l = l->next)
-    if (!g_str_equal (l->data, skip))
-      json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
+    json_object_set_member (object, l->data, json_node_copy (json_object_get_member (from, l->data)));
 }
 
 /* A node that owns a new empty object or array (json_node_init_object
@@ -475,12 +473,6 @@ empty_node (JsonNodeType type)
   return node;
 }
 
-static JsonNode *build_request (GrammarHttpSystem  *self,
-                                 const char         *query,
-                                 JsonObject         *params,
-                                 JsonNode           *documents,
-                                 GError            **error);
-
 static GBytes *
 request_bytes (JsonNode *root)
 {
@@ -493,41 +485,12 @@ request_bytes (JsonNode *root)
   return g_bytes_new_take (data, length);
 }
 
-/* {"<query-member>": query} over the members of extra-body, and of
- * @params (sample-params) when given; with query-pointer, extra-body
- * with the query written there (checked when the system was built, so
- * it cannot fail here). */
-static GBytes *
-build_body (GrammarHttpSystem *self,
-            const char        *query,
-            JsonObject        *params)
-{
-  g_autoptr (JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr (JsonObject) object = json_object_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  gsize length = 0;
-  char *data;
-
-  if (is_set (self->query_pointer))
-    {
-      g_autoptr (JsonNode) request = build_request (self, query, params, NULL, NULL);
-
-      return request_bytes (request);
-    }
-  merge_members (object, self->extra, self->query_member);
-  merge_members (object, params, self->query_member);
-  json_object_set_string_member (object, self->query_member, query);
-  json_node_set_object (root, object);
-  json_generator_set_root (generator, root);
-  data = json_generator_to_data (generator, &length);
-  return g_bytes_new_take (data, length);
-}
-
-/* The request of a query as a JSON tree: with query-pointer, a copy of
- * extra-body (parsed afresh: json-glib's copies share their members)
- * with the members of @params and the query written at the pointer;
- * else the flat object of build_body(). With @documents (search-url),
- * those are written at documents-pointer. */
+/* The request of a query as a JSON tree: a copy of extra-body (parsed
+ * afresh: json-glib's copies share their members, and the request is
+ * written into) with the members of @params (sample-params) merged at
+ * the top and the query written as the member query-member, last, or at
+ * query-pointer. With @documents (search-url), those are written at
+ * documents-pointer. */
 static JsonNode *
 build_request (GrammarHttpSystem  *self,
                const char         *query,
@@ -535,16 +498,18 @@ build_request (GrammarHttpSystem  *self,
                JsonNode           *documents,
                GError            **error)
 {
-  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (JsonNode) root = is_set (self->extra_body) ? json_from_string (self->extra_body, NULL) : NULL;
+  JsonObject *object;
 
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_clear_pointer (&root, json_node_unref);
+      root = empty_node (JSON_NODE_OBJECT);
+    }
+  object = json_node_get_object (root);
+  merge_members (object, params);
   if (is_set (self->query_pointer))
     {
-      root = json_from_string (is_set (self->extra_body) ? self->extra_body : "{}", NULL);
-      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-        g_clear_pointer (&root, json_node_unref);
-      if (root == NULL)
-        root = empty_node (JSON_NODE_OBJECT);
-      merge_members (json_node_get_object (root), params, "");
       if (!grammar_json_pointer_set (root, self->query_pointer, json_node_init_string (json_node_alloc (), query),
                                      error))
         {
@@ -554,12 +519,8 @@ build_request (GrammarHttpSystem  *self,
     }
   else
     {
-      g_autoptr (GBytes) body = build_body (self, query, params);
-      gsize size = 0;
-      const char *data = g_bytes_get_data (body, &size);
-      g_autofree char *text = g_strndup (data, size);
-
-      root = json_from_string (text, NULL);
+      json_object_remove_member (object, self->query_member);
+      json_object_set_string_member (object, self->query_member, query);
     }
   if (documents != NULL && !grammar_json_pointer_set (root, self->documents_pointer, json_node_copy (documents), error))
     {
@@ -567,6 +528,18 @@ build_request (GrammarHttpSystem  *self,
       return NULL;
     }
   return g_steal_pointer (&root);
+}
+
+/* The body of a request without documents (query-pointer was checked
+ * when the system was built, so this cannot fail). */
+static GBytes *
+build_body (GrammarHttpSystem *self,
+            const char        *query,
+            JsonObject        *params)
+{
+  g_autoptr (JsonNode) request = build_request (self, query, params, NULL, NULL);
+
+  return request_bytes (request);
 }
 
 /* One query on its way: the answer, then its samples. */
@@ -1079,7 +1052,9 @@ static gboolean
 check_extra_body (GrammarHttpSystem  *self,
                   GError            **error)
 {
-  return parse_object_param ("extra-body", self->extra_body, "{\"top_k\": 5}", &self->extra, error) &&
+  g_autoptr (JsonObject) extra = NULL;   /* checked only: each request parses its own copy */
+
+  return parse_object_param ("extra-body", self->extra_body, "{\"top_k\": 5}", &extra, error) &&
          parse_object_param ("sample-params", self->sample_params, "{\"temperature\": 1.0}", &self->sample_extra,
                              error);
 }
@@ -1261,7 +1236,6 @@ grammar_http_system_finalize (GObject *object)
   g_strfreev (self->extra_headers);
   g_free (self->ca_file);
   g_free (self->shown_url);
-  g_clear_pointer (&self->extra, json_object_unref);
   g_clear_pointer (&self->sample_extra, json_object_unref);
   g_free (self->sample_params);
   g_free (self->query_pointer);
