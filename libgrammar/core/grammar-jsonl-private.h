@@ -102,6 +102,8 @@ GOutputStream    *grammar_jsonl_open_append        (const char        *path,
                                                     gboolean           needs_newline,
                                                     GError           **error);
 G_GNUC_INTERNAL
+gboolean          grammar_jsonl_object_failed      (JsonObject        *object);
+G_GNUC_INTERNAL
 void              grammar_jsonl_append_node        (GString           *lines,
                                                     JsonNode          *node);
 G_GNUC_INTERNAL

@@ -383,3 +383,19 @@ grammar_jsonl_write (GOutputStream  *stream,
     }
   return TRUE;
 }
+
+/*
+ * grammar_jsonl_object_failed:
+ * @object: a line of a stage's output
+ *
+ * Returns: whether the line records a query that failed: an `error`
+ *   member that is not null, as the rag stage writes it (and the later
+ *   stages keep it)
+ */
+gboolean
+grammar_jsonl_object_failed (JsonObject *object)
+{
+  JsonNode *error = json_object_get_member (object, "error");
+
+  return error != NULL && !JSON_NODE_HOLDS_NULL (error);
+}

@@ -122,16 +122,6 @@ has_failed_score (JsonObject *object)
   return FALSE;
 }
 
-/* Whether the record's query had failed: `grammar rag --retry-failed`
- * may have answered it since. */
-static gboolean
-query_failed (JsonObject *object)
-{
-  JsonNode *error = json_object_get_member (object, "error");
-
-  return error != NULL && !JSON_NODE_HOLDS_NULL (error);
-}
-
 static gboolean
 grammar_assess_runner_note_output (GrammarStageRunner  *runner,
                                    JsonObject          *object,
@@ -141,7 +131,9 @@ grammar_assess_runner_note_output (GrammarStageRunner  *runner,
 {
   GrammarAssessRunner *self = GRAMMAR_ASSESS_RUNNER (runner);
 
-  *redo = self->retry_failed && (has_failed_score (object) || query_failed (object));
+  /* a record whose query had failed: `grammar rag --retry-failed` may
+   * have answered it since */
+  *redo = self->retry_failed && (has_failed_score (object) || grammar_jsonl_object_failed (object));
   return TRUE;
 }
 

@@ -145,8 +145,7 @@ grammar_rag_runner_note_output (GrammarStageRunner  *runner,
                                 GError             **error)
 {
   GrammarRagRunner *self = GRAMMAR_RAG_RUNNER (runner);
-  JsonNode *failure = json_object_get_member (object, "error");
-  gboolean failed = failure != NULL && !JSON_NODE_HOLDS_NULL (failure);
+  gboolean failed = grammar_jsonl_object_failed (object);
   gboolean any_failed = failed;
   gpointer previous;
 
