@@ -1460,13 +1460,15 @@ test_http_results_file (void)
     { "/hr/empty", "true", 0 },
     { "/hr/sources", NULL, 1 },
   };
-  g_autofree char *dir = g_dir_make_tmp ("test-systems-XXXXXX", NULL);
-  g_autofree char *input = g_build_filename (dir, "hr.dataset.jsonl", NULL);
+  g_autoptr (GError) dir_error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-systems-XXXXXX", &dir_error);
+  g_autofree char *input = NULL;
   const char *dataset =
     "{\"id\":\"HR-7\",\"group\":\"q7\",\"text\":\"Who approves “parental leave”?\","
     "\"doc_ids\":[\"HR-Policy v2.pdf#3\"]}\n";
 
-  g_assert_nonnull (dir);
+  g_assert_no_error (dir_error);
+  input = g_build_filename (dir, "hr.dataset.jsonl", NULL);
   g_assert_true (g_file_set_contents (input, dataset, -1, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
